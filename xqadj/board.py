@@ -1,0 +1,823 @@
+"""The rules core: squares, pieces, moves, positions, legal moves and repetition history.
+
+Squares are numbered ``rank * 9 + file``: files a–i are 0–8 from Red's left, ranks 0–9 from
+Red's side, so ``a0`` is 0 and ``i9`` is 89.  This is the ICCS coordinate system.
+
+The core imports no I/O and keeps every per-move update incremental: :meth:`Board.push`
+updates the placement, the Zobrist hash and the count of the current position since the last
+capture in O(1).
+
+>>> board = Board()
+>>> board.push_iccs("h2e2")
+Move.from_iccs('h2e2')
+>>> board.fen()
+'rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR b'
+>>> len(board.legal_moves())
+44
+>>> board.pop()
+Move.from_iccs('h2e2')
+>>> board.repetition_count()
+1
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+from typing import NamedTuple
+
+Color = int
+RED: Color = 0
+BLACK: Color = 1
+COLOR_NAMES = ("red", "black")
+
+PieceType = int
+KING: PieceType = 1
+ADVISOR: PieceType = 2
+ELEPHANT: PieceType = 3
+KNIGHT: PieceType = 4
+ROOK: PieceType = 5
+CANNON: PieceType = 6
+PAWN: PieceType = 7
+PIECE_TYPES = (KING, ADVISOR, ELEPHANT, KNIGHT, ROOK, CANNON, PAWN)
+PIECE_SYMBOLS = ".kabnrcp"
+PIECE_NAMES = ("", "king", "advisor", "elephant", "knight", "rook", "cannon", "pawn")
+#: How many pieces of each type a side starts with; more is an impossible position.
+MAX_PIECES = {KING: 1, ADVISOR: 2, ELEPHANT: 2, KNIGHT: 2, ROOK: 2, CANNON: 2, PAWN: 5}
+
+# A square holds 0 (empty) or a piece code: the piece type, plus 8 for Black.
+EMPTY = 0
+BLACK_BIT = 8
+
+FILE_NAMES = "abcdefghi"
+SQUARES = range(90)
+STARTING_FEN = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w"
+
+
+def square(file: int, rank: int) -> int:
+    """The square on ``file`` (0–8, a–i) and ``rank`` (0–9 from Red's side)."""
+    return rank * 9 + file
+
+
+def square_file(sq: int) -> int:
+    return sq % 9
+
+
+def square_rank(sq: int) -> int:
+    return sq // 9
+
+
+def square_name(sq: int) -> str:
+    """ICCS name of a square: ``square_name(0) == 'a0'``."""
+    return FILE_NAMES[sq % 9] + str(sq // 9)
+
+
+def piece_code(piece_type: PieceType, color: Color) -> int:
+    return piece_type | (BLACK_BIT if color == BLACK else 0)
+
+
+def code_type(code: int) -> PieceType:
+    return code & 7
+
+
+def code_color(code: int) -> Color:
+    return BLACK if code & BLACK_BIT else RED
+
+
+class Piece(NamedTuple):
+    """A piece type with its colour; ``Piece.from_symbol('R')`` is a red rook."""
+
+    piece_type: PieceType
+    color: Color
+
+    def symbol(self) -> str:
+        """FEN letter: uppercase for Red."""
+        letter = PIECE_SYMBOLS[self.piece_type]
+        return letter.upper() if self.color == RED else letter
+
+    @classmethod
+    def from_symbol(cls, symbol: str) -> Piece:
+        """Parse a FEN letter; ``H``/``E`` are accepted as aliases of ``N``/``B``."""
+        letter = _SYMBOL_ALIASES.get(symbol.lower(), symbol.lower())
+        index = PIECE_SYMBOLS.find(letter)
+        if index <= 0 or len(symbol) != 1:
+            raise InvalidFenError(f"unknown piece letter {symbol!r}")
+        return cls(index, RED if symbol.isupper() else BLACK)
+
+    def __str__(self) -> str:
+        return self.symbol()
+
+
+_SYMBOL_ALIASES = {"h": "n", "e": "b"}
+
+
+# --- errors -------------------------------------------------------------------------------
+
+
+class XqadjError(ValueError):
+    """Base class of every error xqadj raises for bad input."""
+
+
+class InvalidFenError(XqadjError):
+    """A FEN that cannot be parsed or describes an impossible position."""
+
+
+class InvalidMoveError(XqadjError):
+    """A move string that is not a move in the expected notation."""
+
+
+class IllegalMoveError(XqadjError):
+    """A well-formed move that is not legal in the position."""
+
+
+# --- moves --------------------------------------------------------------------------------
+
+
+class Move(NamedTuple):
+    """A move from one square to another.  Moves are cached: compare them with ``==``."""
+
+    from_square: int
+    to_square: int
+
+    def iccs(self) -> str:
+        """ICCS notation, ranks 0–9: ``'h2e2'``."""
+        return square_name(self.from_square) + square_name(self.to_square)
+
+    def fairy(self) -> str:
+        """Fairy-Stockfish UCI notation, ranks 1–10: ``'h3e3'``."""
+        f, t = self.from_square, self.to_square
+        return f"{FILE_NAMES[f % 9]}{f // 9 + 1}{FILE_NAMES[t % 9]}{t // 9 + 1}"
+
+    @staticmethod
+    def from_iccs(text: str) -> Move:
+        """Parse ICCS (``'h2e2'``, case-insensitive); raises :class:`InvalidMoveError`."""
+        move = _ICCS_MOVES.get(text) or _ICCS_MOVES.get(text.lower())
+        if move is None:
+            raise InvalidMoveError(f"not an ICCS move: {text!r}")
+        return move
+
+    @staticmethod
+    def from_fairy(text: str) -> Move:
+        """Parse Fairy-Stockfish UCI notation with ranks 1–10 (``'h3e3'``)."""
+        move = _FAIRY_MOVES.get(text) or _FAIRY_MOVES.get(text.lower())
+        if move is None:
+            raise InvalidMoveError(f"not a move with ranks 1-10: {text!r}")
+        return move
+
+    def __repr__(self) -> str:
+        return f"Move.from_iccs({self.iccs()!r})"
+
+    def __str__(self) -> str:
+        return self.iccs()
+
+
+_ALL_MOVES = [[Move(f, t) for t in SQUARES] for f in SQUARES]
+_ICCS_MOVES = {m.iccs(): m for row in _ALL_MOVES for m in row if m.from_square != m.to_square}
+_FAIRY_MOVES = {m.fairy(): m for row in _ALL_MOVES for m in row if m.from_square != m.to_square}
+
+# --- geometry tables, computed once at import ---------------------------------------------
+
+_NORTH, _SOUTH, _EAST, _WEST = 0, 1, 2, 3
+
+
+def _on_board(file: int, rank: int) -> bool:
+    return 0 <= file < 9 and 0 <= rank < 10
+
+
+def _in_palace(file: int, rank: int, color: Color) -> bool:
+    return 3 <= file <= 5 and (0 <= rank <= 2 if color == RED else 7 <= rank <= 9)
+
+
+def _own_half(rank: int, color: Color) -> bool:
+    return rank <= 4 if color == RED else rank >= 5
+
+
+def _build_rays() -> list[tuple[tuple[int, ...], ...]]:
+    rays = []
+    for sq in SQUARES:
+        f, r = sq % 9, sq // 9
+        rays.append(
+            (
+                tuple(square(f, rr) for rr in range(r + 1, 10)),
+                tuple(square(f, rr) for rr in range(r - 1, -1, -1)),
+                tuple(square(ff, r) for ff in range(f + 1, 9)),
+                tuple(square(ff, r) for ff in range(f - 1, -1, -1)),
+            )
+        )
+    return rays
+
+
+#: ``RAYS[sq][direction]``: the squares from ``sq`` outwards, nearest first.
+RAYS = _build_rays()
+
+_KNIGHT_JUMPS = ((1, 2, 0, 1), (-1, 2, 0, 1), (1, -2, 0, -1), (-1, -2, 0, -1),
+                 (2, 1, 1, 0), (2, -1, 1, 0), (-2, 1, -1, 0), (-2, -1, -1, 0))  # fmt: skip
+
+
+def _build_knight() -> tuple[list[tuple[tuple[int, int], ...]], list[tuple[tuple[int, int], ...]]]:
+    """Knight moves ``(target, leg)`` from each square, and attacks ``(origin, leg)`` onto it."""
+    moves: list[list[tuple[int, int]]] = [[] for _ in SQUARES]
+    attacks: list[list[tuple[int, int]]] = [[] for _ in SQUARES]
+    for sq in SQUARES:
+        f, r = sq % 9, sq // 9
+        for df, dr, lf, lr in _KNIGHT_JUMPS:
+            if _on_board(f + df, r + dr):
+                target, leg = square(f + df, r + dr), square(f + lf, r + lr)
+                moves[sq].append((target, leg))
+                attacks[target].append((sq, leg))
+    return [tuple(m) for m in moves], [tuple(a) for a in attacks]
+
+
+KNIGHT_MOVES, KNIGHT_ATTACKS = _build_knight()
+
+
+def _build_steps(color: Color) -> tuple[list[tuple[int, ...]], list[tuple[int, ...]], list[tuple[tuple[int, int], ...]], list[tuple[int, ...]]]:  # fmt: skip
+    kings, advisors, elephants, pawns = [], [], [], []
+    for sq in SQUARES:
+        f, r = sq % 9, sq // 9
+        king = [square(f + df, r + dr) for df, dr in ((0, 1), (0, -1), (1, 0), (-1, 0))
+                if _in_palace(f + df, r + dr, color)]  # fmt: skip
+        advisor = [square(f + df, r + dr) for df, dr in ((1, 1), (1, -1), (-1, 1), (-1, -1))
+                   if _in_palace(f + df, r + dr, color)]  # fmt: skip
+        elephant = [(square(f + df, r + dr), square(f + df // 2, r + dr // 2))
+                    for df, dr in ((2, 2), (2, -2), (-2, 2), (-2, -2))
+                    if _on_board(f + df, r + dr) and _own_half(r + dr, color)]  # fmt: skip
+        forward = 1 if color == RED else -1
+        pawn = []
+        if _on_board(f, r + forward):
+            pawn.append(square(f, r + forward))
+        if not _own_half(r, color):
+            pawn += [square(f + df, r) for df in (1, -1) if _on_board(f + df, r)]
+        kings.append(tuple(king))
+        advisors.append(tuple(advisor))
+        elephants.append(tuple(elephant))
+        pawns.append(tuple(pawn))
+    return kings, advisors, elephants, pawns
+
+
+_STEPS = (_build_steps(RED), _build_steps(BLACK))
+#: ``KING_MOVES[color][sq]`` and friends: the step targets of each piece type.
+KING_MOVES = (_STEPS[RED][0], _STEPS[BLACK][0])
+ADVISOR_MOVES = (_STEPS[RED][1], _STEPS[BLACK][1])
+ELEPHANT_MOVES = (_STEPS[RED][2], _STEPS[BLACK][2])
+PAWN_MOVES = (_STEPS[RED][3], _STEPS[BLACK][3])
+
+
+def _pawn_attackers(color: Color) -> list[tuple[int, ...]]:
+    """``result[sq]``: the squares from which a pawn of ``color`` attacks ``sq``."""
+    table: list[list[int]] = [[] for _ in SQUARES]
+    for sq in SQUARES:
+        for target in PAWN_MOVES[color][sq]:
+            table[target].append(sq)
+    return [tuple(t) for t in table]
+
+
+PAWN_ATTACKERS = (_pawn_attackers(RED), _pawn_attackers(BLACK))
+
+
+def _reachable(piece_type: PieceType, color: Color) -> frozenset[int]:
+    """Squares a piece of this type can ever stand on (for FEN validation)."""
+    out = set()
+    for sq in SQUARES:
+        f, r = sq % 9, sq // 9
+        rr = r if color == RED else 9 - r
+        if piece_type == KING:
+            ok = _in_palace(f, r, color)
+        elif piece_type == ADVISOR:
+            ok = _in_palace(f, r, color) and (f + rr) % 2 == 1
+        elif piece_type == ELEPHANT:
+            ok = (f, rr) in {(2, 0), (6, 0), (0, 2), (4, 2), (8, 2), (2, 4), (6, 4)}
+        elif piece_type == PAWN:
+            ok = rr >= 5 or (rr in (3, 4) and f % 2 == 0)
+        else:
+            ok = True
+        if ok:
+            out.add(sq)
+    return frozenset(out)
+
+
+REACHABLE = {(pt, c): _reachable(pt, c) for pt in PIECE_TYPES for c in (RED, BLACK)}
+
+
+def _zobrist_keys() -> tuple[list[list[int]], int]:
+    rng = random.Random(0x58514144)  # fixed seed: hashes are stable across runs
+    table = [[0] * 90 for _ in range(16)]
+    for code in range(16):
+        if code & 7:
+            table[code] = [rng.getrandbits(64) for _ in SQUARES]
+    return table, rng.getrandbits(64)
+
+
+ZOBRIST, ZOBRIST_BLACK_TO_MOVE = _zobrist_keys()
+
+
+# --- the board ----------------------------------------------------------------------------
+
+
+class _Undo(NamedTuple):
+    move: Move
+    captured: int
+    hash_before: int
+    counts_before: dict[int, int] | None  # the history of the segment a capture closed
+
+
+class Board:
+    """A xiangqi position with its move stack and the repetition history since the last capture.
+
+    >>> board = Board("4k4/9/9/9/9/9/9/9/4R4/3K5 w")
+    >>> board.is_check()
+    False
+    >>> [m.iccs() for m in board.legal_moves() if m.from_square == 40 - 36]
+    []
+    """
+
+    def __init__(self, fen: str | None = STARTING_FEN) -> None:
+        self.squares: list[int] = [EMPTY] * 90
+        self.turn: Color = RED
+        self.king_squares = [-1, -1]
+        self.move_stack: list[Move] = []
+        self._undo: list[_Undo] = []
+        self._hash = 0
+        self._counts: dict[int, int] = {}
+        if fen is not None:
+            self.set_fen(fen)
+
+    # -- FEN ---------------------------------------------------------------------------------
+
+    def set_fen(self, fen: str) -> None:
+        """Set up a position from FEN and clear the history.
+
+        On error the board is left unchanged.
+        """
+        squares, turn = _parse_fen(fen)
+        self.squares = squares
+        self.turn = turn
+        self.king_squares = [squares.index(piece_code(KING, RED)),
+                             squares.index(piece_code(KING, BLACK))]  # fmt: skip
+        self.move_stack = []
+        self._undo = []
+        self._hash = self._compute_hash()
+        self._counts = {self._hash: 1}
+
+    def board_fen(self) -> str:
+        """The placement part of the FEN."""
+        rows = []
+        for rank in range(9, -1, -1):
+            row, empty = "", 0
+            for file in range(9):
+                code = self.squares[rank * 9 + file]
+                if code == EMPTY:
+                    empty += 1
+                    continue
+                if empty:
+                    row += str(empty)
+                    empty = 0
+                row += Piece(code & 7, code_color(code)).symbol()
+            rows.append(row + (str(empty) if empty else ""))
+        return "/".join(rows)
+
+    def fen(self) -> str:
+        """FEN with placement and side to move (``w`` for Red, ``b`` for Black)."""
+        return f"{self.board_fen()} {'w' if self.turn == RED else 'b'}"
+
+    def copy(self) -> Board:
+        """An independent copy, with the move stack and history."""
+        board = Board(None)
+        board.squares = self.squares[:]
+        board.turn = self.turn
+        board.king_squares = self.king_squares[:]
+        board.move_stack = self.move_stack[:]
+        board._undo = self._undo[:]
+        board._hash = self._hash
+        board._counts = dict(self._counts)
+        return board
+
+    def _compute_hash(self) -> int:
+        h = ZOBRIST_BLACK_TO_MOVE if self.turn == BLACK else 0
+        for sq, code in enumerate(self.squares):
+            if code:
+                h ^= ZOBRIST[code][sq]
+        return h
+
+    # -- queries -----------------------------------------------------------------------------
+
+    def piece_at(self, sq: int) -> Piece | None:
+        code = self.squares[sq]
+        return Piece(code & 7, code_color(code)) if code else None
+
+    def zobrist_hash(self) -> int:
+        """64-bit Zobrist hash of placement and side to move."""
+        return self._hash
+
+    def repetition_count(self) -> int:
+        """How many times the current position has occurred since the last capture (≥ 1)."""
+        return self._counts[self._hash]
+
+    @property
+    def ply(self) -> int:
+        """Number of moves pushed since the position was set up."""
+        return len(self.move_stack)
+
+    def plies_since_capture(self) -> int:
+        """Number of moves since the last capture (or since set-up)."""
+        n = 0
+        for undo in reversed(self._undo):
+            if undo.captured:
+                break
+            n += 1
+        return n
+
+    def position_hashes_since_capture(self) -> list[int]:
+        """Hashes of the positions since the last capture, oldest first, current last."""
+        hashes = [self._hash]
+        for undo in reversed(self._undo):
+            if undo.captured:
+                break
+            hashes.append(undo.hash_before)
+        hashes.reverse()
+        return hashes
+
+    # -- attacks -----------------------------------------------------------------------------
+
+    def is_attacked(self, sq: int, by: Color) -> bool:
+        """Whether a piece of colour ``by`` could capture on ``sq`` (pseudo-legally).
+
+        The enemy king's flying-general attack along an open file counts.
+        """
+        return bool(self.attackers(sq, by, first_only=True))
+
+    def attackers(self, sq: int, by: Color, first_only: bool = False) -> list[int]:
+        """Squares of the pieces of colour ``by`` that attack ``sq`` pseudo-legally.
+
+        Kings attack along an open file (the flying-general rule) as well as by a palace step.
+        """
+        squares = self.squares
+        black = BLACK_BIT if by == BLACK else 0
+        rook, cannon, king = ROOK | black, CANNON | black, KING | black
+        found: list[int] = []
+        for direction, ray in enumerate(RAYS[sq]):
+            screen = False
+            for s in ray:
+                code = squares[s]
+                if not code:
+                    continue
+                if not screen:
+                    if code == rook or (code == king and direction < 2):
+                        found.append(s)
+                        if first_only:
+                            return found
+                    screen = True
+                else:
+                    if code == cannon:
+                        found.append(s)
+                        if first_only:
+                            return found
+                    break
+        knight = KNIGHT | black
+        for origin, leg in KNIGHT_ATTACKS[sq]:
+            if squares[origin] == knight and not squares[leg]:
+                found.append(origin)
+                if first_only:
+                    return found
+        pawn = PAWN | black
+        for origin in PAWN_ATTACKERS[by][sq]:
+            if squares[origin] == pawn:
+                found.append(origin)
+                if first_only:
+                    return found
+        king_steps = KING_MOVES[by][sq]
+        advisor = ADVISOR | black
+        for origin in ADVISOR_MOVES[by][sq]:
+            if squares[origin] == advisor:
+                found.append(origin)
+                if first_only:
+                    return found
+        for origin in king_steps:
+            if squares[origin] == king and origin not in found:
+                found.append(origin)
+                if first_only:
+                    return found
+        elephant = ELEPHANT | black
+        for origin, eye in ELEPHANT_MOVES[by][sq]:
+            if squares[origin] == elephant and not squares[eye]:
+                found.append(origin)
+                if first_only:
+                    return found
+        return found
+
+    def is_in_check(self, color: Color) -> bool:
+        """Whether ``color``'s king is attacked (including by the facing enemy king)."""
+        squares = self.squares
+        ksq = self.king_squares[color]
+        black = 0 if color == BLACK else BLACK_BIT  # the enemy's colour bit
+        rook, cannon, king = ROOK | black, CANNON | black, KING | black
+        for direction, ray in enumerate(RAYS[ksq]):
+            screen = False
+            for s in ray:
+                code = squares[s]
+                if code:
+                    if screen:
+                        if code == cannon:
+                            return True
+                        break
+                    if code == rook or (code == king and direction < 2):
+                        return True
+                    screen = True
+        knight = KNIGHT | black
+        for origin, leg in KNIGHT_ATTACKS[ksq]:
+            if squares[origin] == knight and not squares[leg]:
+                return True
+        pawn = PAWN | black
+        for origin in PAWN_ATTACKERS[1 - color][ksq]:
+            if squares[origin] == pawn:
+                return True
+        return False
+
+    def is_check(self) -> bool:
+        """Whether the side to move is in check."""
+        return self.is_in_check(self.turn)
+
+    def gives_check(self, move: Move) -> bool:
+        """Whether ``move`` (legal) checks the opponent."""
+        self.push(move)
+        try:
+            return self.is_check()
+        finally:
+            self.pop()
+
+    # -- move generation ---------------------------------------------------------------------
+
+    def pseudo_legal_moves(self) -> Iterator[Move]:
+        """Moves that follow the pieces' movement rules, ignoring king safety."""
+        squares = self.squares
+        color = self.turn
+        own = BLACK_BIT if color == BLACK else 0
+        for sq in SQUARES:
+            code = squares[sq]
+            if not code or (code & BLACK_BIT) != own:
+                continue
+            yield from self._piece_moves(sq, code, color, own)
+
+    def _piece_moves(self, sq: int, code: int, color: Color, own: int) -> Iterator[Move]:
+        squares = self.squares
+        moves = _ALL_MOVES[sq]
+        kind = code & 7
+        if kind == ROOK or kind == CANNON:
+            for ray in RAYS[sq]:
+                screen = False
+                for s in ray:
+                    target = squares[s]
+                    if not screen:
+                        if not target:
+                            yield moves[s]
+                            continue
+                        if kind == ROOK:
+                            if (target & BLACK_BIT) != own:
+                                yield moves[s]
+                            break
+                        screen = True
+                    elif target:
+                        if (target & BLACK_BIT) != own:
+                            yield moves[s]
+                        break
+        elif kind == KNIGHT:
+            for target_sq, leg in KNIGHT_MOVES[sq]:
+                target = squares[target_sq]
+                if not squares[leg] and (not target or (target & BLACK_BIT) != own):
+                    yield moves[target_sq]
+        else:
+            if kind == ELEPHANT:
+                targets: tuple[int, ...] = tuple(
+                    t for t, eye in ELEPHANT_MOVES[color][sq] if not squares[eye]
+                )
+            elif kind == PAWN:
+                targets = PAWN_MOVES[color][sq]
+            elif kind == ADVISOR:
+                targets = ADVISOR_MOVES[color][sq]
+            else:
+                targets = KING_MOVES[color][sq]
+            for t in targets:
+                target = squares[t]
+                if not target or (target & BLACK_BIT) != own:
+                    yield moves[t]
+
+    def legal_moves(self) -> list[Move]:
+        """All legal moves of the side to move."""
+        color = self.turn
+        out = []
+        for move in self.pseudo_legal_moves():
+            captured = self._make(move)
+            if not self.is_in_check(color):
+                out.append(move)
+            self._unmake(move, captured)
+        return out
+
+    def has_legal_move(self) -> bool:
+        color = self.turn
+        for move in self.pseudo_legal_moves():
+            captured = self._make(move)
+            safe = not self.is_in_check(color)
+            self._unmake(move, captured)
+            if safe:
+                return True
+        return False
+
+    def is_pseudo_legal(self, move: Move) -> bool:
+        """Whether ``move`` follows its piece's movement rule (king safety not checked)."""
+        code = self.squares[move.from_square]
+        own = BLACK_BIT if self.turn == BLACK else 0
+        if not code or (code & BLACK_BIT) != own:
+            return False
+        target = self.squares[move.to_square]
+        if target and (target & BLACK_BIT) == own:
+            return False
+        return move in self._piece_moves(move.from_square, code, self.turn, own)
+
+    def is_legal(self, move: Move) -> bool:
+        """Whether ``move`` is legal: pseudo-legal and not leaving the own king attacked."""
+        if not self.is_pseudo_legal(move):
+            return False
+        color = self.turn
+        captured = self._make(move)
+        safe = not self.is_in_check(color)
+        self._unmake(move, captured)
+        return safe
+
+    def is_checkmate(self) -> bool:
+        """The side to move is in check and has no legal move."""
+        return self.is_check() and not self.has_legal_move()
+
+    def is_stalemate(self) -> bool:
+        """The side to move is not in check and has no legal move (困毙: it loses)."""
+        return not self.is_check() and not self.has_legal_move()
+
+    # -- making moves ------------------------------------------------------------------------
+
+    def _make(self, move: Move) -> int:
+        """Move the pieces only (no hash, history or turn); returns the captured code."""
+        squares = self.squares
+        f, t = move
+        code = squares[f]
+        captured = squares[t]
+        squares[t] = code
+        squares[f] = EMPTY
+        if code & 7 == KING:
+            self.king_squares[code_color(code)] = t
+        return captured
+
+    def _unmake(self, move: Move, captured: int) -> None:
+        squares = self.squares
+        f, t = move
+        code = squares[t]
+        squares[f] = code
+        squares[t] = captured
+        if code & 7 == KING:
+            self.king_squares[code_color(code)] = f
+
+    def push(self, move: Move) -> None:
+        """Make a move (assumed legal; see :meth:`push_iccs` for a checked push)."""
+        squares = self.squares
+        f, t = move
+        code = squares[f]
+        captured = squares[t]
+        h = self._hash
+        new_hash = h ^ ZOBRIST[code][f] ^ ZOBRIST[code][t] ^ ZOBRIST_BLACK_TO_MOVE
+        if captured:
+            new_hash ^= ZOBRIST[captured][t]
+        squares[t] = code
+        squares[f] = EMPTY
+        if code & 7 == KING:
+            self.king_squares[code_color(code)] = t
+        self.turn ^= 1
+        self._hash = new_hash
+        if captured:
+            # A capture makes every earlier position unreachable: start a new history segment.
+            self._undo.append(_Undo(move, captured, h, self._counts))
+            self._counts = {new_hash: 1}
+        else:
+            self._undo.append(_Undo(move, captured, h, None))
+            counts = self._counts
+            counts[new_hash] = counts.get(new_hash, 0) + 1
+        self.move_stack.append(move)
+
+    def pop(self) -> Move:
+        """Unmake the last move and return it; raises ``IndexError`` on an empty stack."""
+        undo = self._undo.pop()
+        self.move_stack.pop()
+        move = undo.move
+        if undo.counts_before is not None:
+            self._counts = undo.counts_before
+        else:
+            counts = self._counts
+            n = counts[self._hash] - 1
+            if n:
+                counts[self._hash] = n
+            else:
+                del counts[self._hash]
+        self._unmake(move, undo.captured)
+        self.turn ^= 1
+        self._hash = undo.hash_before
+        return move
+
+    def captured_by(self, index: int) -> int:
+        """Piece code captured by the move at ``move_stack[index]`` (0 if none)."""
+        return self._undo[index].captured
+
+    def parse_move(self, text: str, notation: str = "iccs") -> Move:
+        """Parse a move (``'iccs'`` ranks 0–9 or ``'fairy'`` ranks 1–10) and check it is legal.
+
+        Raises :class:`InvalidMoveError` for bad syntax, :class:`IllegalMoveError` otherwise.
+        """
+        move = Move.from_fairy(text) if notation == "fairy" else Move.from_iccs(text)
+        if not self.is_legal(move):
+            raise IllegalMoveError(f"illegal move {text} in {self.fen()}")
+        return move
+
+    def push_iccs(self, text: str) -> Move:
+        """Parse, check and make an ICCS move; returns it.  The board is unchanged on error."""
+        move = self.parse_move(text)
+        self.push(move)
+        return move
+
+    def __repr__(self) -> str:
+        return f"Board({self.fen()!r})"
+
+    def __str__(self) -> str:
+        rows = []
+        for rank in range(9, -1, -1):
+            cells = []
+            for file in range(9):
+                piece = self.piece_at(rank * 9 + file)
+                cells.append(piece.symbol() if piece else ".")
+            rows.append(f"{rank} " + " ".join(cells))
+        rows.append("  " + " ".join(FILE_NAMES))
+        return "\n".join(rows)
+
+
+def _parse_fen(fen: str) -> tuple[list[int], Color]:
+    if not isinstance(fen, str):
+        raise InvalidFenError("FEN must be a string")
+    fields = fen.split()
+    if not fields:
+        raise InvalidFenError("empty FEN")
+    rows = fields[0].split("/")
+    if len(rows) != 10:
+        raise InvalidFenError(f"expected 10 ranks separated by '/', got {len(rows)}")
+    squares = [EMPTY] * 90
+    counts: dict[tuple[PieceType, Color], int] = {}
+    for row_index, row in enumerate(rows):
+        rank = 9 - row_index
+        file = 0
+        for ch in row:
+            if ch in "0123456789":
+                file += int(ch)
+            else:
+                piece = Piece.from_symbol(ch)
+                if file > 8:
+                    break
+                sq = square(file, rank)
+                if sq not in REACHABLE[piece]:
+                    name = f"{COLOR_NAMES[piece.color]} {PIECE_NAMES[piece.piece_type]}"
+                    raise InvalidFenError(f"{name} on {square_name(sq)}, a square it can never reach")
+                squares[sq] = piece_code(piece.piece_type, piece.color)
+                counts[piece] = counts.get(piece, 0) + 1
+                file += 1
+        if file != 9:
+            raise InvalidFenError(f"rank {rank} ({row!r}) has {file} files, expected 9")
+    for color in (RED, BLACK):
+        for piece_type in PIECE_TYPES:
+            n = counts.get((piece_type, color), 0)
+            name = f"{COLOR_NAMES[color]} {PIECE_NAMES[piece_type]}"
+            if piece_type == KING and n == 0:
+                raise InvalidFenError(f"missing {name}")
+            if n > MAX_PIECES[piece_type]:
+                raise InvalidFenError(f"too many pieces: {n} x {name}, at most {MAX_PIECES[piece_type]}")
+    side = fields[1] if len(fields) > 1 else "w"
+    if side not in ("w", "r", "b"):
+        raise InvalidFenError(f"side to move must be 'w', 'r' or 'b', got {side!r}")
+    turn = BLACK if side == "b" else RED
+    probe = Board(None)
+    probe.squares = squares
+    probe.king_squares = [squares.index(piece_code(KING, RED)), squares.index(piece_code(KING, BLACK))]
+    if probe.is_in_check(1 - turn):
+        raise InvalidFenError(f"the side not to move ({COLOR_NAMES[1 - turn]}) is in check")
+    return squares, turn
+
+
+def perft(board: Board, depth: int) -> int:
+    """Count the leaf nodes of the legal move tree to ``depth`` plies.
+
+    >>> perft(Board(), 2)
+    1920
+    """
+    if depth == 0:
+        return 1
+    moves = board.legal_moves()
+    if depth == 1:
+        return len(moves)
+    total = 0
+    for move in moves:
+        board.push(move)
+        total += perft(board, depth - 1)
+        board.pop()
+    return total
