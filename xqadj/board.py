@@ -276,7 +276,10 @@ PAWN_ATTACKERS = (_pawn_attackers(RED), _pawn_attackers(BLACK))
 
 
 def _reachable(piece_type: PieceType, color: Color) -> frozenset[int]:
-    """Squares a piece of this type can ever stand on (for FEN validation)."""
+    """Squares a piece of this type can ever stand on (for FEN validation).
+
+    Pawns are allowed anywhere: the rulebook's own diagrams put pawns behind their start rank.
+    """
     out = set()
     for sq in SQUARES:
         f, r = sq % 9, sq // 9
@@ -287,8 +290,6 @@ def _reachable(piece_type: PieceType, color: Color) -> frozenset[int]:
             ok = _in_palace(f, r, color) and (f + rr) % 2 == 1
         elif piece_type == ELEPHANT:
             ok = (f, rr) in {(2, 0), (6, 0), (0, 2), (4, 2), (8, 2), (2, 4), (6, 4)}
-        elif piece_type == PAWN:
-            ok = rr >= 5 or (rr in (3, 4) and f % 2 == 0)
         else:
             ok = True
         if ok:
@@ -339,6 +340,7 @@ class Board:
         self._undo: list[_Undo] = []
         self._hash = 0
         self._counts: dict[int, int] = {}
+        self._capture_plies: list[int] = []  # ply count after each capture, for O(1) clocks
         if fen is not None:
             self.set_fen(fen)
 
@@ -356,6 +358,7 @@ class Board:
                              squares.index(piece_code(KING, BLACK))]  # fmt: skip
         self.move_stack = []
         self._undo = []
+        self._capture_plies = []
         self._hash = self._compute_hash()
         self._counts = {self._hash: 1}
 
@@ -390,6 +393,7 @@ class Board:
         board._undo = self._undo[:]
         board._hash = self._hash
         board._counts = dict(self._counts)
+        board._capture_plies = self._capture_plies[:]
         return board
 
     def _compute_hash(self) -> int:
@@ -420,12 +424,7 @@ class Board:
 
     def plies_since_capture(self) -> int:
         """Number of moves since the last capture (or since set-up)."""
-        n = 0
-        for undo in reversed(self._undo):
-            if undo.captured:
-                break
-            n += 1
-        return n
+        return len(self.move_stack) - (self._capture_plies[-1] if self._capture_plies else 0)
 
     def position_hashes_since_capture(self) -> list[int]:
         """Hashes of the positions since the last capture, oldest first, current last."""
@@ -449,11 +448,13 @@ class Board:
     def attackers(self, sq: int, by: Color, first_only: bool = False) -> list[int]:
         """Squares of the pieces of colour ``by`` that attack ``sq`` pseudo-legally.
 
-        Kings attack along an open file (the flying-general rule) as well as by a palace step.
+        A king attacks by a palace step, and the other king along an open file (flying general).
         """
         squares = self.squares
         black = BLACK_BIT if by == BLACK else 0
         rook, cannon, king = ROOK | black, CANNON | black, KING | black
+        # A king captures along an open file only the other king (the flying-general rule).
+        flying = squares[sq] & 7 == KING
         found: list[int] = []
         for direction, ray in enumerate(RAYS[sq]):
             screen = False
@@ -462,7 +463,7 @@ class Board:
                 if not code:
                     continue
                 if not screen:
-                    if code == rook or (code == king and direction < 2):
+                    if code == rook or (flying and code == king and direction < 2):
                         found.append(s)
                         if first_only:
                             return found
@@ -694,6 +695,7 @@ class Board:
             # A capture makes every earlier position unreachable: start a new history segment.
             self._undo.append(_Undo(move, captured, h, self._counts))
             self._counts = {new_hash: 1}
+            self._capture_plies.append(len(self.move_stack) + 1)
         else:
             self._undo.append(_Undo(move, captured, h, None))
             counts = self._counts
@@ -707,6 +709,7 @@ class Board:
         move = undo.move
         if undo.counts_before is not None:
             self._counts = undo.counts_before
+            self._capture_plies.pop()
         else:
             counts = self._counts
             n = counts[self._hash] - 1

@@ -1,0 +1,197 @@
+"""Move classification under the AXF/WXF rules: check, chase (with its victims) or other.
+
+The rules digest (``RULES.md`` §2.3–2.7) is the specification; ``docs/rulings.md`` records the
+decisions taken where the rulebook is silent.  In short, a move *chases* a piece when, after the
+move, the mover could legally capture that piece next move and the capture counts as a threat
+(:func:`threats`), and that threat did not exist before the move.  Comparing the threats before
+and after the move covers direct attacks, discovered attacks (a moved screen, a freed knight leg or
+elephant eye, a cannon gaining a mount) and attacks made real by blocking or removing a root
+(appendix D105), while a standing attack that the move did not create is ignored (图110, 图106).
+
+Classification is only ever run while a cycle is being ruled, never on the hot path.
+
+>>> from xqadj.board import Board, Move
+>>> board = Board("3k5/9/9/9/9/9/4c4/9/9/R3K4 w")
+>>> classify_move(board, Move.from_iccs("a0a3"))
+MoveClass(move=Move.from_iccs('a0a3'), check=False, victims=(Threat(attacker=27, victim=31),))
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from xqadj.board import (
+    ADVISOR,
+    BLACK_BIT,
+    CANNON,
+    ELEPHANT,
+    KING,
+    KNIGHT,
+    PAWN,
+    ROOK,
+    Board,
+    Color,
+    Move,
+    code_color,
+    square_name,
+    square_rank,
+)
+
+#: Chasers whose threats never count: the king and the pawns may chase (art. 28–29, D67–70).
+LICENSED_CHASERS = frozenset({KING, PAWN})
+
+#: ``(attacker, victim)`` type pairs that chase whether the victim is protected or not: the
+#: "stronger victim" clause.  A knight or cannon on a rook (art. 15, 26, 27, 37); an advisor or
+#: elephant on a rook, knight or cannon (WXF 图107; decision in docs/rulings.md).
+STRONGER_VICTIM = frozenset(
+    {(KNIGHT, ROOK), (CANNON, ROOK)}
+    | {(a, v) for a in (ADVISOR, ELEPHANT) for v in (ROOK, KNIGHT, CANNON)}
+)
+
+
+class Threat(NamedTuple):
+    """A capture the mover threatens: ``attacker`` and ``victim`` are squares after the move."""
+
+    attacker: int
+    victim: int
+
+    def describe(self, board: Board) -> str:
+        a, v = board.piece_at(self.attacker), board.piece_at(self.victim)
+        a_name = f"{_name(a.piece_type)} {square_name(self.attacker)}" if a else "?"
+        v_name = f"{_name(v.piece_type)} {square_name(self.victim)}" if v else "?"
+        return f"{a_name} chases {v_name}"
+
+
+def _name(piece_type: int) -> str:
+    return ("", "king", "advisor", "elephant", "knight", "rook", "cannon", "pawn")[piece_type]
+
+
+class MoveClass(NamedTuple):
+    """What a move is under the AXF/WXF rules.
+
+    ``check``: the move attacks the enemy king.  ``victims``: the chases the move creates (kept
+    for a checking move too, for the explanation, but a check is graded as a check: see
+    docs/rulings.md).
+    """
+
+    move: Move
+    check: bool
+    victims: tuple[Threat, ...]
+
+    @property
+    def kind(self) -> str:
+        """``'check'``, ``'chase'`` or ``'other'``."""
+        if self.check:
+            return "check"
+        return "chase" if self.victims else "other"
+
+
+def _is_uncrossed_pawn(code: int, sq: int) -> bool:
+    rank = square_rank(sq)
+    return code & 7 == PAWN and (rank <= 4 if code_color(code) == 0 else rank >= 5)
+
+
+def _legal_capture(board: Board, origin: int, target: int) -> bool:
+    """Whether the piece on ``origin`` may capture on ``target`` without exposing its king.
+
+    The caller has checked that the capture is pseudo-legal.
+    """
+    mover = code_color(board.squares[origin])
+    move = Move(origin, target)
+    captured = board._make(move)
+    safe = not board.is_in_check(mover)
+    board._unmake(move, captured)
+    return safe
+
+
+def is_protected(board: Board, attacker: int, victim: int) -> bool:
+    """Whether the victim has a real root (真根) against the capture ``attacker``×``victim``.
+
+    Protection is judged after the capture (RULES.md §2.3): a protector that cannot legally
+    recapture (pinned, flying general, a king stepping into check) is a fake root (假根,
+    D83–85, art. 34); a cannon that gains or loses its mount through the capture counts as it
+    then stands.
+    """
+    defender = code_color(board.squares[victim])
+    capture = Move(attacker, victim)
+    captured = board._make(capture)
+    try:
+        for origin in board.attackers(victim, defender):
+            if _legal_capture(board, origin, victim):
+                return True
+        return False
+    finally:
+        board._unmake(capture, captured)
+
+
+def _is_threat(board: Board, attacker: int, victim: int, legal: bool) -> bool:
+    squares = board.squares
+    a_code, v_code = squares[attacker], squares[victim]
+    a_type, v_type = a_code & 7, v_code & 7
+    if legal and not _legal_capture(board, attacker, victim):
+        return False  # a capture the attacker could not legally make is no threat
+    if a_type == v_type:
+        # Same type (art. 24, D51–55): an offer, unless the victim cannot capture back (an
+        # impaired knight, a pinned piece, a cannon with no mount, a confined rook, art. 27).
+        if _can_capture(board, victim, attacker):
+            return False
+        return not is_protected(board, attacker, victim)
+    if (a_type, v_type) in STRONGER_VICTIM:
+        return True  # art. 15/26: a rook attacked by a knight or cannon is chased even if protected
+    return not is_protected(board, attacker, victim)
+
+
+def _can_capture(board: Board, origin: int, target: int) -> bool:
+    """Whether the piece on ``origin`` can legally capture the piece on ``target`` now."""
+    color = code_color(board.squares[origin])
+    if origin not in board.attackers(target, color):
+        return False
+    return _legal_capture(board, origin, target)
+
+
+def threats(board: Board, side: Color, legal: bool = True) -> set[Threat]:
+    """The captures ``side`` threatens that count as chases (whoever is to move).
+
+    A threat is a capture of an enemy piece other than the king and an uncrossed pawn (art. 25)
+    by a piece other than the king or a pawn (their licence, art. 28–29), which is a chase by the
+    value rules: the victim is unprotected, or it is a rook attacked by a knight or cannon (or a
+    stronger piece attacked by an advisor or elephant), or a same-type piece that cannot capture
+    back.  With ``legal`` the capture must also be legal; without it a pseudo-legal attack is
+    enough (used for the position before a move, so that resolving a check or leaving a pin does
+    not turn a standing attack into a new chase).
+    """
+    squares = board.squares
+    enemy_bit = BLACK_BIT if side == 0 else 0
+    found: set[Threat] = set()
+    for victim in range(90):
+        code = squares[victim]
+        if not code or (code & BLACK_BIT) != enemy_bit:
+            continue
+        if code & 7 == KING or _is_uncrossed_pawn(code, victim):
+            continue
+        for attacker in board.attackers(victim, side):
+            if squares[attacker] & 7 in LICENSED_CHASERS:
+                continue
+            if _is_threat(board, attacker, victim, legal):
+                found.add(Threat(attacker, victim))
+    return found
+
+
+def classify_move(board: Board, move: Move) -> MoveClass:
+    """Classify a legal ``move`` of the side to move; the board is left unchanged."""
+    side = board.turn
+    before = threats(board, side, legal=False)
+    board.push(move)
+    try:
+        check = board.is_check()
+        after = threats(board, side, legal=True)
+    finally:
+        board.pop()
+    f, t = move
+
+    def moved(sq: int) -> int:
+        return t if sq == f else sq
+
+    old = {Threat(moved(a), v) for a, v in before}
+    victims = tuple(sorted(after - old))
+    return MoveClass(move, check, victims)

@@ -1,0 +1,336 @@
+"""Rulings: a game that ends at checkmate, stalemate, a forbidden or drawn repetition, or the
+move limit, under the AXF/WXF rules.
+
+The hot path (:meth:`Game.push`) costs a move, a hash update, a dictionary lookup and a cheap
+mate/stalemate probe.  Moves are classified only when a position occurs for the third time.
+
+>>> game = Game("c2a1k3/2c1a2R1/b6P1/8p/9/9/9/9/4K4/9 w")
+>>> for text in "h8h9 f9f8 h9h8 f8f9 h8h9 f9f8 h9h8".split():
+...     game.push_iccs(text)
+>>> ruling = game.push_iccs("f8f9")
+>>> ruling.result, ruling.reason, ruling.ply
+('0-1', 'perpetual-check', 8)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import Enum
+
+from xqadj.board import (
+    BLACK,
+    COLOR_NAMES,
+    KNIGHT,
+    PIECE_NAMES,
+    RED,
+    STARTING_FEN,
+    Board,
+    Color,
+    IllegalMoveError,
+    Move,
+    square_name,
+)
+from xqadj.classify import MoveClass, classify_move
+
+RULE_SETS = ("axf",)
+
+
+class Reason(str, Enum):
+    """Why a game ended."""
+
+    #: The side to move is in check and has no legal move.
+    CHECKMATE = "checkmate"
+    #: The side to move has no legal move and is not in check (困毙): it loses (art. 2).
+    STALEMATE = "stalemate"
+    #: A side checked on every move of the cycle (长将, art. 6, 8).
+    PERPETUAL_CHECK = "perpetual-check"
+    #: A side chased the same piece on every move of the cycle (长捉, art. 15–37).
+    PERPETUAL_CHASE = "perpetual-chase"
+    #: The position occurred a third time and neither side, or both, broke a rule (art. 5, 7).
+    REPETITION = "repetition"
+    #: The natural move limit was reached without a capture.
+    MOVE_LIMIT = "move-limit"
+
+    def __str__(self) -> str:
+        return self.value
+
+
+#: Violation levels of a side's moves in a cycle; the higher level loses, equal levels draw.
+LEVEL_NONE, LEVEL_CHASE, LEVEL_CHECK = 0, 1, 2
+
+
+@dataclass(frozen=True)
+class SideVerdict:
+    """How one side's moves in the cycle are judged."""
+
+    color: Color
+    level: int
+    #: Ids (``'R@h0'``: type and square at the cycle's start) of the pieces chased on every move.
+    chased: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Ruling:
+    """The end of a game, with everything needed to explain it."""
+
+    result: str  # "1-0", "0-1" or "1/2-1/2"
+    reason: Reason
+    ply: int  # number of moves from the start position when the ruling fell
+    offender: Color | None = None  # the losing side, None for a draw
+    article: str = ""
+    cycle: tuple[Move, ...] = ()
+    #: One entry per move of the cycle, in order: what the rules make of it.
+    classifications: tuple[MoveClass, ...] = ()
+    verdicts: tuple[SideVerdict, ...] = ()
+    #: Readable description of each victim, parallel to ``classifications``.
+    notes: tuple[str, ...] = field(default=(), compare=False)
+    start_turn: Color = RED
+
+    @property
+    def winner(self) -> Color | None:
+        return None if self.offender is None else 1 - self.offender
+
+    def explain(self) -> str:
+        """One readable paragraph (English, with the Chinese terms)."""
+        if self.reason is Reason.CHECKMATE:
+            return (f"{_side(self.offender)} is checkmated (将死) at ply {self.ply}; "
+                    f"result {self.result}.")  # fmt: skip
+        if self.reason is Reason.STALEMATE:
+            return (f"{_side(self.offender)} has no legal move (困毙) at ply {self.ply} and loses "
+                    f"(art. 2); result {self.result}.")  # fmt: skip
+        if self.reason is Reason.MOVE_LIMIT:
+            return (f"The natural move limit (自然限着) was reached at ply {self.ply} without a "
+                    f"capture; result {self.result}.")  # fmt: skip
+        moves = []
+        for index, (cls, note) in enumerate(zip(self.classifications, self.notes, strict=True)):
+            color = self.start_turn if index % 2 == 0 else 1 - self.start_turn
+            label = {"check": "check 将", "chase": "chase 捉", "other": "idle 闲"}[cls.kind]
+            moves.append(f"{cls.move.iccs()} ({COLOR_NAMES[color]}: {label}{note})")
+        sides = []
+        for verdict in self.verdicts:
+            what = {
+                LEVEL_CHECK: "checks on every move (perpetual check, 长将)",
+                LEVEL_CHASE: "chases " + ", ".join(verdict.chased)
+                + " on every move (perpetual chase, 长捉)",
+                LEVEL_NONE: "breaks no rule (允许着法)",
+            }[verdict.level]
+            sides.append(f"{_side(verdict.color)} {what}")
+        if self.offender is None:
+            outcome = "so the game is drawn (作和)"
+        else:
+            outcome = f"so {COLOR_NAMES[self.offender]} must vary and, not varying, loses (不变作负)"
+        return (
+            f"The position occurred for the third time at ply {self.ply} (循环三次). "
+            f"Cycle: {'; '.join(moves)}. {'; '.join(sides)}, {outcome}: "
+            f"{self.reason.value} ({self.article}), result {self.result}."
+        )
+
+    def __str__(self) -> str:
+        return f"{self.result} {self.reason.value} at ply {self.ply}"
+
+
+def _side(color: Color | None) -> str:
+    return "Nobody" if color is None else COLOR_NAMES[color].capitalize()
+
+
+def _result_for_loser(loser: Color) -> str:
+    return "0-1" if loser == RED else "1-0"
+
+
+class Game:
+    """A game followed move by move, ruled as it goes.
+
+    ``move_limit`` is the natural move limit in moves (pairs of plies) without a capture,
+    0 for none.  :attr:`ruling` is set by the move that ends the game; further moves raise
+    :class:`GameOverError` until :meth:`pop` reopens the game.
+    """
+
+    def __init__(self, fen: str = STARTING_FEN, rules: str = "axf", move_limit: int = 0) -> None:
+        if rules not in RULE_SETS:
+            raise ValueError(f"unknown rules {rules!r}; expected one of {', '.join(RULE_SETS)}")
+        if move_limit < 0:
+            raise ValueError("move_limit must be 0 (off) or positive")
+        self.board = Board(fen)
+        self.start_fen = self.board.fen()
+        self.rules = rules
+        self.move_limit = move_limit
+        self.ruling: Ruling | None = None
+        self._rulings: list[Ruling | None] = []
+        self.ruling = self._rule_static()
+
+    @property
+    def ply(self) -> int:
+        return self.board.ply
+
+    @property
+    def moves(self) -> list[Move]:
+        return self.board.move_stack
+
+    def push(self, move: Move) -> Ruling | None:
+        """Make a legal move and return the ruling it causes, if any.
+
+        Raises :class:`IllegalMoveError` (board unchanged) for an illegal move and
+        :class:`GameOverError` once the game has a ruling.
+        """
+        if self.ruling is not None:
+            raise GameOverError(f"the game is over: {self.ruling}")
+        board = self.board
+        if not board.is_legal(move):
+            raise IllegalMoveError(f"illegal move {move.iccs()} in {board.fen()}")
+        board.push(move)
+        self._rulings.append(self.ruling)
+        ruling = None
+        if board.repetition_count() >= 3:
+            ruling = self._rule_repetition()
+        if ruling is None:
+            ruling = self._rule_static()
+        self.ruling = ruling
+        return ruling
+
+    def push_iccs(self, text: str) -> Ruling | None:
+        return self.push(Move.from_iccs(text))
+
+    def push_text(self, text: str, notation: str = "iccs") -> Ruling | None:
+        """Push a move given as ``'iccs'`` (ranks 0–9) or ``'fairy'`` (ranks 1–10) text."""
+        move = Move.from_fairy(text) if notation == "fairy" else Move.from_iccs(text)
+        return self.push(move)
+
+    def pop(self) -> Move:
+        """Take back the last move; this reopens a finished game."""
+        move = self.board.pop()
+        self.ruling = self._rulings.pop()
+        return move
+
+    # -- rulings -------------------------------------------------------------------------------
+
+    def _rule_static(self) -> Ruling | None:
+        """Checkmate, stalemate and the move limit: rulings that need no history."""
+        board = self.board
+        if not board.has_legal_move():
+            loser = board.turn
+            reason = Reason.CHECKMATE if board.is_check() else Reason.STALEMATE
+            article = "art. 1" if reason is Reason.CHECKMATE else "art. 2"
+            return Ruling(_result_for_loser(loser), reason, board.ply, loser, article)
+        if self.move_limit and board.plies_since_capture() >= 2 * self.move_limit:
+            return Ruling("1/2-1/2", Reason.MOVE_LIMIT, board.ply, None, "natural move limit")
+        return None
+
+    def _rule_repetition(self) -> Ruling:
+        board = self.board
+        hashes = board.position_hashes_since_capture()
+        first = hashes.index(board.zobrist_hash())
+        length = len(hashes) - 1 - first
+        return judge_cycle(board, length)
+
+    def banned_moves(self) -> list[Move]:
+        """Legal moves that would make the side to move lose by rule at once."""
+        if self.ruling is not None:
+            return []
+        board = self.board
+        mover = board.turn
+        banned = []
+        for move in board.legal_moves():
+            board.push(move)
+            try:
+                if board.repetition_count() >= 3:
+                    ruling = self._rule_repetition()
+                    if ruling.offender == mover:
+                        banned.append(move)
+            finally:
+                board.pop()
+        return banned
+
+
+class GameOverError(IllegalMoveError):
+    """A move was pushed after the game's ruling."""
+
+
+def _piece_ids(board: Board) -> list[str]:
+    """An id for each square's piece, valid while no capture happens: type and start square."""
+    ids = []
+    for sq in range(90):
+        piece = board.piece_at(sq)
+        ids.append(f"{piece.symbol()}@{square_name(sq)}" if piece else "")
+    return ids
+
+
+def judge_cycle(board: Board, length: int) -> Ruling:
+    """Judge the last ``length`` moves of ``board``'s move stack, which return to a position.
+
+    Each side's moves are judged separately (Li 1982 principle 2): perpetual check outranks
+    perpetual chase of one piece, which outranks nothing; the higher level loses, equal levels
+    draw (Li 乙1–4, art. 5–7).
+    """
+    work = board.copy()
+    cycle = [work.pop() for _ in range(length)][::-1]
+    start_turn = work.turn
+    ids = _piece_ids(work)
+    classes: list[MoveClass] = []
+    notes: list[str] = []
+    chased_ids: list[set[str]] = []
+    for move in cycle:
+        cls = classify_move(work, move)
+        work.push(move)
+        f, t = move
+        ids[t], ids[f] = ids[f], ""
+        classes.append(cls)
+        chased_ids.append({ids[v.victim] for v in cls.victims})
+        notes.append(_note(work, cls, ids))
+    verdicts = []
+    for color in (start_turn, 1 - start_turn):
+        own = [i for i in range(len(cycle)) if (i % 2 == 0) == (color == start_turn)]
+        verdicts.append(_side_verdict(color, [classes[i] for i in own], [chased_ids[i] for i in own]))
+    verdicts.sort(key=lambda v: v.color)
+    red, black = verdicts
+    ply = board.ply
+    base = {"ply": ply, "cycle": tuple(cycle), "classifications": tuple(classes),
+            "verdicts": tuple(verdicts), "notes": tuple(notes), "start_turn": start_turn}  # fmt: skip
+    if red.level == black.level:
+        article = {LEVEL_NONE: "art. 5", LEVEL_CHECK: "art. 7", LEVEL_CHASE: "Li 1982 乙3, 图108"}
+        return Ruling("1/2-1/2", Reason.REPETITION, offender=None,
+                      article=article[red.level], **base)  # type: ignore[arg-type]  # fmt: skip
+    loser = red if red.level > black.level else black
+    other = black if loser is red else red
+    if loser.level == LEVEL_CHECK:
+        reason = Reason.PERPETUAL_CHECK
+        article = "art. 6" if other.level == LEVEL_NONE else "art. 6, Li 1982 乙2"
+    else:
+        reason = Reason.PERPETUAL_CHASE
+        article = _chase_article(board, cycle, classes, loser)
+    return Ruling(_result_for_loser(loser.color), reason, offender=loser.color,
+                  article=article, **base)  # type: ignore[arg-type]  # fmt: skip
+
+
+def _side_verdict(color: Color, classes: list[MoveClass], chased: list[set[str]]) -> SideVerdict:
+    if classes and all(c.check for c in classes):
+        return SideVerdict(color, LEVEL_CHECK)
+    if classes and all(c.kind == "chase" for c in classes):
+        common = set.intersection(*chased)
+        if common:
+            return SideVerdict(color, LEVEL_CHASE, tuple(sorted(common)))
+    return SideVerdict(color, LEVEL_NONE)
+
+
+def _chase_article(board: Board, cycle: list[Move], classes: list[MoveClass], loser: SideVerdict) -> str:  # fmt: skip
+    victim_type = loser.chased[0][0].lower()
+    if victim_type == "r":
+        return "art. 15, 26 (a rook chased)"
+    return "art. 25, 33 (perpetual chase of one piece)"
+
+
+def _note(board: Board, cls: MoveClass, ids: list[str]) -> str:
+    if not cls.victims:
+        return ""
+    parts = []
+    for threat in cls.victims:
+        attacker = board.piece_at(threat.attacker)
+        victim = board.piece_at(threat.victim)
+        if attacker is None or victim is None:
+            continue
+        parts.append(f"{PIECE_NAMES[attacker.piece_type]} {square_name(threat.attacker)} attacks "
+                     f"{PIECE_NAMES[victim.piece_type]} {square_name(threat.victim)}")  # fmt: skip
+    return ", " + "; ".join(parts) if parts else ""
+
+
+__all__ = ["Game", "GameOverError", "Reason", "Ruling", "SideVerdict", "judge_cycle",
+           "BLACK", "KNIGHT"]  # fmt: skip
