@@ -23,6 +23,8 @@ from typing import NamedTuple
 from xqadj.board import (
     ADVISOR,
     BLACK_BIT,
+    EMPTY,
+    KNIGHT_ATTACKS,
     CANNON,
     ELEPHANT,
     KING,
@@ -141,6 +143,31 @@ def _is_threat(board: Board, attacker: int, victim: int, legal: bool) -> bool:
     return not is_protected(board, attacker, victim)
 
 
+def held_by_knight(board: Board, sq: int) -> bool:
+    """Whether the piece on ``sq`` blocks the leg of an enemy knight that would otherwise check
+    its own king (a rook "pinned by a knight", art. 19)."""
+    code = board.squares[sq]
+    color = code_color(code)
+    king = board.king_squares[color]
+    enemy_knight = KNIGHT | (0 if color else BLACK_BIT)
+    return any(leg == sq and board.squares[origin] == enemy_knight
+               for origin, leg in KNIGHT_ATTACKS[king])  # fmt: skip
+
+
+def is_pinned(board: Board, sq: int) -> bool:
+    """Whether the piece on ``sq`` shields its own king: taking it off the board would leave
+    the king attacked (by a rook or cannon line, a knight whose leg it blocks, or the other king).
+    """
+    code = board.squares[sq]
+    color = code_color(code)
+    if code & 7 == KING or board.is_in_check(color):
+        return False
+    board.squares[sq] = EMPTY
+    exposed = board.is_in_check(color)
+    board.squares[sq] = code
+    return exposed
+
+
 def _can_capture(board: Board, origin: int, target: int) -> bool:
     """Whether the piece on ``origin`` can legally capture the piece on ``target`` now."""
     color = code_color(board.squares[origin])
@@ -177,21 +204,87 @@ def threats(board: Board, side: Color, legal: bool = True) -> set[Threat]:
     return found
 
 
+def _attacks(board: Board, side: Color) -> set[Threat]:
+    """Every pseudo-legal attack of ``side`` on an enemy piece other than the king."""
+    squares = board.squares
+    enemy_bit = BLACK_BIT if side == 0 else 0
+    found = set()
+    for victim in range(90):
+        code = squares[victim]
+        if code and (code & BLACK_BIT) == enemy_bit and code & 7 != KING:
+            found.update(Threat(a, victim) for a in board.attackers(victim, side))
+    return found
+
+
+#: Stands in for a piece on a vacated square: it blocks lines and mounts cannons, belongs to
+#: neither side and attacks nothing.
+_BLOCKER = BLACK_BIT
+
+
 def classify_move(board: Board, move: Move) -> MoveClass:
-    """Classify a legal ``move`` of the side to move; the board is left unchanged."""
+    """Classify a legal ``move`` of the side to move; the board is left unchanged.
+
+    A threat after the move is a chase unless it stood before the move (图110).  A standing
+    attack that only became a threat because the victim lost its root counts when the move
+    itself undermined the root, by blocking its line or pinning it (appendix D105, the "pin
+    that makes a fake root"), but not when the piece that moved away was the mount of the
+    enemy cannon that protected the victim (art. 26, D61: moving a cannon mount away chases
+    nothing).  The moved piece is followed: its attacks from the old square stand.
+    """
     side = board.turn
-    before = threats(board, side, legal=False)
-    board.push(move)
-    try:
-        check = board.is_check()
-        after = threats(board, side, legal=True)
-    finally:
-        board.pop()
     f, t = move
 
     def moved(sq: int) -> int:
         return t if sq == f else sq
 
-    old = {Threat(moved(a), v) for a, v in before}
-    victims = tuple(sorted(after - old))
-    return MoveClass(move, check, victims)
+    before_threats = {Threat(moved(a), v) for a, v in threats(board, side, legal=False)}
+    before_attacks = {Threat(moved(a), v) for a, v in _attacks(board, side)}
+    confined_before = is_pinned(board, f)
+    board.push(move)
+    try:
+        check = board.is_check()
+        victims = []
+        confined = confined_before and is_pinned(board, t)
+        for threat in sorted(threats(board, side, legal=True)):
+            if threat in before_threats:
+                continue  # a standing threat: the move did not create it
+            if confined and threat.attacker == t:
+                continue  # a piece confined to its line moving along it chases nothing (art. 27)
+            if threat.attacker != t and held_by_knight(board, threat.attacker):
+                # A piece that blocks the leg of an enemy knight aimed at its own king "cannot
+                # move": unless it moved itself, it chases nothing, not even the knight that
+                # holds it (art. 19, D39-41; it moved into the hold in D50).
+                continue
+            if threat in before_attacks and _root_was_unmounted(board, threat, f):
+                continue
+            victims.append(threat)
+    finally:
+        board.pop()
+    return MoveClass(move, check, tuple(victims))
+
+
+def _root_was_unmounted(board: Board, threat: Threat, vacated: int) -> bool:
+    """Whether ``threat`` arose only because the moved piece left the mount of an enemy cannon
+    that protected the victim (art. 26, D61: moving a cannon mount chases nothing)."""
+    squares = board.squares
+    defender = code_color(squares[threat.victim])
+    squares[vacated] = _BLOCKER
+    capture = Move(threat.attacker, threat.victim)
+    captured = board._make(capture)
+    try:
+        return any(
+            squares[origin] & 7 == CANNON
+            and _between(origin, vacated, threat.victim)
+            and _legal_capture(board, origin, threat.victim)
+            for origin in board.attackers(threat.victim, defender)
+        )
+    finally:
+        board._unmake(capture, captured)
+        squares[vacated] = EMPTY
+
+
+def _between(a: int, b: int, c: int) -> bool:
+    """Whether square ``b`` lies strictly between ``a`` and ``c`` on a rank or a file."""
+    if a // 9 == b // 9 == c // 9 or a % 9 == b % 9 == c % 9:
+        return min(a, c) < b < max(a, c)
+    return False

@@ -304,7 +304,9 @@ def judge_cycle(board: Board, length: int) -> Ruling:
 def _side_verdict(color: Color, classes: list[MoveClass], chased: list[set[str]]) -> SideVerdict:
     if classes and all(c.check for c in classes):
         return SideVerdict(color, LEVEL_CHECK)
-    if classes and all(c.kind == "chase" for c in classes):
+    # A move that checks and chases at once counts as a chase too: of two readings the one
+    # under which the cycle is forbidden is taken (图109 从重; docs/rulings.md).
+    if classes and all(c.victims for c in classes):
         common = set.intersection(*chased)
         if common:
             return SideVerdict(color, LEVEL_CHASE, tuple(sorted(common)))
