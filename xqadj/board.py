@@ -390,7 +390,11 @@ class Board:
         board.turn = self.turn
         board.king_squares = self.king_squares[:]
         board.move_stack = self.move_stack[:]
-        board._undo = self._undo[:]
+        # The closed history segments are mutated again by pop(): give the copy its own.
+        board._undo = [
+            u if u.counts_before is None else u._replace(counts_before=dict(u.counts_before))
+            for u in self._undo
+        ]
         board._hash = self._hash
         board._counts = dict(self._counts)
         board._capture_plies = self._capture_plies[:]
@@ -486,9 +490,10 @@ class Board:
                 found.append(origin)
                 if first_only:
                     return found
-        king_steps = KING_MOVES[by][sq]
+        # Step tables are symmetric only on the squares the piece can stand on.
+        king_steps = KING_MOVES[by][sq] if sq in REACHABLE[KING, by] else ()
         advisor = ADVISOR | black
-        for origin in ADVISOR_MOVES[by][sq]:
+        for origin in ADVISOR_MOVES[by][sq] if sq in REACHABLE[ADVISOR, by] else ():
             if squares[origin] == advisor:
                 found.append(origin)
                 if first_only:
@@ -499,7 +504,7 @@ class Board:
                 if first_only:
                     return found
         elephant = ELEPHANT | black
-        for origin, eye in ELEPHANT_MOVES[by][sq]:
+        for origin, eye in ELEPHANT_MOVES[by][sq] if sq in REACHABLE[ELEPHANT, by] else ():
             if squares[origin] == elephant and not squares[eye]:
                 found.append(origin)
                 if first_only:
@@ -777,7 +782,7 @@ def _parse_fen(fen: str) -> tuple[list[int], Color]:
             else:
                 piece = Piece.from_symbol(ch)
                 if file > 8:
-                    break
+                    raise InvalidFenError(f"rank {rank} ({row!r}) has over 9 files, expected 9")
                 sq = square(file, rank)
                 if sq not in REACHABLE[piece]:
                     name = f"{COLOR_NAMES[piece.color]} {PIECE_NAMES[piece.piece_type]}"
