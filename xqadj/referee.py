@@ -19,15 +19,18 @@ from enum import Enum
 
 from xqadj.board import (
     BLACK,
+    CANNON,
     COLOR_NAMES,
     KNIGHT,
     PIECE_NAMES,
     RED,
+    ROOK,
     STARTING_FEN,
     Board,
     Color,
     IllegalMoveError,
     Move,
+    Piece,
     square_name,
 )
 from xqadj.classify import MoveClass, classify_move
@@ -110,8 +113,8 @@ class Ruling:
         for verdict in self.verdicts:
             what = {
                 LEVEL_CHECK: "checks on every move (perpetual check, 长将)",
-                LEVEL_CHASE: "chases " + ", ".join(verdict.chased)
-                + " on every move (perpetual chase, 长捉)",
+                LEVEL_CHASE: "chases the same piece on every move (perpetual chase, 长捉): "
+                + ", ".join(_describe_id(i) for i in verdict.chased),
                 LEVEL_NONE: "breaks no rule (允许着法)",
             }[verdict.level]
             sides.append(f"{_side(verdict.color)} {what}")
@@ -127,6 +130,13 @@ class Ruling:
 
     def __str__(self) -> str:
         return f"{self.result} {self.reason.value} at ply {self.ply}"
+
+
+def _describe_id(piece_id: str) -> str:
+    """``'C@c3'`` → ``'the red cannon that stood on c3 when the cycle began'``."""
+    piece = Piece.from_symbol(piece_id[0])
+    return (f"the {COLOR_NAMES[piece.color]} {PIECE_NAMES[piece.piece_type]} that stood on "
+            f"{piece_id[2:]} when the cycle began")  # fmt: skip
 
 
 def _side(color: Color | None) -> str:
@@ -209,10 +219,10 @@ class Game:
         if not board.has_legal_move():
             loser = board.turn
             reason = Reason.CHECKMATE if board.is_check() else Reason.STALEMATE
-            article = "art. 1" if reason is Reason.CHECKMATE else "art. 2"
+            article = "art.1" if reason is Reason.CHECKMATE else "art.2"
             return Ruling(_result_for_loser(loser), reason, board.ply, loser, article)
         if self.move_limit and board.plies_since_capture() >= 2 * self.move_limit:
-            return Ruling("1/2-1/2", Reason.MOVE_LIMIT, board.ply, None, "natural move limit")
+            return Ruling("1/2-1/2", Reason.MOVE_LIMIT, board.ply, None, "move-limit")
         return None
 
     def _rule_repetition(self) -> Ruling:
@@ -254,51 +264,68 @@ def _piece_ids(board: Board) -> list[str]:
     return ids
 
 
+@dataclass
+class _Replay:
+    """A cycle replayed move by move: each move's class, and the ids and pieces after it."""
+
+    classes: list[MoveClass] = field(default_factory=list)
+    ids_after: list[list[str]] = field(default_factory=list)
+    squares_after: list[list[int]] = field(default_factory=list)
+
+    def chased(self, index: int) -> set[str]:
+        return {self.ids_after[index][v.victim] for v in self.classes[index].victims}
+
+    def chaser_ids(self, victim: str) -> set[str]:
+        return {
+            self.ids_after[i][threat.attacker]
+            for i, cls in enumerate(self.classes)
+            for threat in cls.victims
+            if self.ids_after[i][threat.victim] == victim
+        }
+
+
 def judge_cycle(board: Board, length: int) -> Ruling:
     """Judge the last ``length`` moves of ``board``'s move stack, which return to a position.
 
     Each side's moves are judged separately (Li 1982 principle 2): perpetual check outranks
     perpetual chase of one piece, which outranks nothing; the higher level loses, equal levels
-    draw (Li 乙1–4, art. 5–7).
+    draw (Li 1982 乙1–4, art. 5–7).
     """
     work = board.copy()
     cycle = [work.pop() for _ in range(length)][::-1]
     start_turn = work.turn
     ids = _piece_ids(work)
-    classes: list[MoveClass] = []
-    notes: list[str] = []
-    chased_ids: list[set[str]] = []
+    replay = _Replay()
+    notes = []
     for move in cycle:
         cls = classify_move(work, move)
         work.push(move)
         f, t = move
         ids[t], ids[f] = ids[f], ""
-        classes.append(cls)
-        chased_ids.append({ids[v.victim] for v in cls.victims})
-        notes.append(_note(work, cls, ids))
+        replay.classes.append(cls)
+        replay.ids_after.append(ids[:])
+        replay.squares_after.append(work.squares[:])
+        notes.append(_note(work, cls))
     verdicts = []
-    for color in (start_turn, 1 - start_turn):
-        own = [i for i in range(len(cycle)) if (i % 2 == 0) == (color == start_turn)]
-        verdicts.append(_side_verdict(color, [classes[i] for i in own], [chased_ids[i] for i in own]))
-    verdicts.sort(key=lambda v: v.color)
+    for color in (RED, BLACK):
+        own = [i for i in range(length) if (i % 2 == 0) == (color == start_turn)]
+        verdicts.append(_side_verdict(color, [replay.classes[i] for i in own],
+                                      [replay.chased(i) for i in own]))  # fmt: skip
     red, black = verdicts
-    ply = board.ply
-    base = {"ply": ply, "cycle": tuple(cycle), "classifications": tuple(classes),
-            "verdicts": tuple(verdicts), "notes": tuple(notes), "start_turn": start_turn}  # fmt: skip
+    common = dict(ply=board.ply, cycle=tuple(cycle), classifications=tuple(replay.classes),
+                  verdicts=tuple(verdicts), notes=tuple(notes), start_turn=start_turn)  # fmt: skip
     if red.level == black.level:
-        article = {LEVEL_NONE: "art. 5", LEVEL_CHECK: "art. 7", LEVEL_CHASE: "Li 1982 乙3, 图108"}
-        return Ruling("1/2-1/2", Reason.REPETITION, offender=None,
-                      article=article[red.level], **base)  # type: ignore[arg-type]  # fmt: skip
+        # Neither breaks a rule (art. 5); both check (art. 7); both chase (Li 1982 乙3, 图108).
+        article = {LEVEL_NONE: "art.5", LEVEL_CHECK: "art.7", LEVEL_CHASE: "图108"}[red.level]
+        return Ruling("1/2-1/2", Reason.REPETITION, offender=None, article=article, **common)
     loser = red if red.level > black.level else black
-    other = black if loser is red else red
     if loser.level == LEVEL_CHECK:
-        reason = Reason.PERPETUAL_CHECK
-        article = "art. 6" if other.level == LEVEL_NONE else "art. 6, Li 1982 乙2"
+        # Against a perpetual chase too, the checker must vary (Li 1982 乙2).
+        reason, article = Reason.PERPETUAL_CHECK, "art.6"
     else:
-        reason = Reason.PERPETUAL_CHASE
-        article = _chase_article(board, cycle, classes, loser)
+        reason, article = Reason.PERPETUAL_CHASE, _chase_article(replay, loser)
     return Ruling(_result_for_loser(loser.color), reason, offender=loser.color,
-                  article=article, **base)  # type: ignore[arg-type]  # fmt: skip
+                  article=article, **common)  # fmt: skip
 
 
 def _side_verdict(color: Color, classes: list[MoveClass], chased: list[set[str]]) -> SideVerdict:
@@ -313,16 +340,32 @@ def _side_verdict(color: Color, classes: list[MoveClass], chased: list[set[str]]
     return SideVerdict(color, LEVEL_NONE)
 
 
-def _chase_article(board: Board, cycle: list[Move], classes: list[MoveClass], loser: SideVerdict) -> str:  # fmt: skip
-    victim_type = loser.chased[0][0].lower()
-    if victim_type == "r":
-        return "art. 15, 26 (a rook chased)"
-    return "art. 25, 33 (perpetual chase of one piece)"
+#: The detail article that rules a perpetual chase, by (attacker type, victim type).
+_CHASE_ARTICLES = {
+    (CANNON, ROOK): "art.15",
+    (KNIGHT, ROOK): "art.20",
+    (ROOK, CANNON): "art.18",
+    (ROOK, KNIGHT): "art.23",
+    (ROOK, ROOK): "art.24",
+    (CANNON, CANNON): "art.24",
+    (KNIGHT, KNIGHT): "art.24",
+}
 
 
-def _note(board: Board, cls: MoveClass, ids: list[str]) -> str:
-    if not cls.victims:
-        return ""
+def _chase_article(replay: _Replay, loser: SideVerdict) -> str:
+    """Art. 33 when several pieces take turns chasing the piece; else the article for the
+    attacker and victim types; art. 25 (an unprotected piece chased) by default."""
+    victim = loser.chased[0]
+    chasers = replay.chaser_ids(victim)
+    if len(chasers) > 1:
+        return "art.33"
+    attacker_type = Piece.from_symbol(next(iter(chasers))[0]).piece_type
+    victim_type = Piece.from_symbol(victim[0]).piece_type
+    return _CHASE_ARTICLES.get((attacker_type, victim_type), "art.25")
+
+
+def _note(board: Board, cls: MoveClass) -> str:
+    """The victims of a move, readable: ``', rook h2 attacks cannon c2'``."""
     parts = []
     for threat in cls.victims:
         attacker = board.piece_at(threat.attacker)
@@ -332,7 +375,3 @@ def _note(board: Board, cls: MoveClass, ids: list[str]) -> str:
         parts.append(f"{PIECE_NAMES[attacker.piece_type]} {square_name(threat.attacker)} attacks "
                      f"{PIECE_NAMES[victim.piece_type]} {square_name(threat.victim)}")  # fmt: skip
     return ", " + "; ".join(parts) if parts else ""
-
-
-__all__ = ["Game", "GameOverError", "Reason", "Ruling", "SideVerdict", "judge_cycle",
-           "BLACK", "KNIGHT"]  # fmt: skip

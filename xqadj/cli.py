@@ -1,0 +1,83 @@
+"""The ``xqadj`` command: serve the protocol (the default), or run one of the subcommands."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from importlib import resources
+
+from xqadj import __version__
+from xqadj.board import STARTING_FEN, XqadjError
+from xqadj.referee import Game
+
+DESCRIPTION = """\
+xqadj, the rules arbiter for xiangqi. With no command it serves the xqadj line protocol on
+stdin/stdout (see protocol/PROTOCOL.md): a GUI or match manager sends `position ... moves ...`
+and reads `ruling ...` lines."""
+
+
+def _demo(args: argparse.Namespace) -> int:
+    """Follow the bundled rulebook game and print its ruling."""
+    text = resources.files("xqadj").joinpath("examples/wxf-d022.txt").read_text(encoding="utf-8")
+    for line in text.splitlines():
+        if line.startswith("#"):
+            print(line[2:])
+            continue
+        if not line.strip():
+            continue
+        head, _, moves = line.partition(" moves ")
+        fen = head.removeprefix("fen ").strip() if head.startswith("fen ") else STARTING_FEN
+        game = Game(fen)
+        print(f"\nstart: {game.board.fen()}")
+        print(game.board)
+        for ply, move_text in enumerate(moves.split(), 1):
+            label = _label(game, move_text)
+            ruling = game.push_iccs(move_text)
+            print(f"{ply:3}. {move_text} {label}")
+            if ruling:
+                print(f"\nruling: {ruling.result} {ruling.reason.value} at ply {ruling.ply} "
+                      f"({ruling.article})")  # fmt: skip
+                print(ruling.explain())
+                break
+        else:
+            print("\nno ruling")
+    return 0
+
+
+def _label(game: Game, move_text: str) -> str:
+    try:
+        from xqadj.notation import to_chinese, to_wxf
+    except ImportError:  # pragma: no cover - notation is part of the package
+        return ""
+    move = game.board.parse_move(move_text)
+    return f"{to_wxf(game.board, move)} {to_chinese(game.board, move)}"
+
+
+def _serve(args: argparse.Namespace) -> int:
+    from xqadj.protocol import serve
+
+    return serve()
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="xqadj", description=DESCRIPTION)
+    parser.add_argument("--version", action="version", version=f"xqadj {__version__}")
+    parser.set_defaults(func=_serve)
+    commands = parser.add_subparsers(title="commands", metavar="COMMAND")
+    serve = commands.add_parser("serve", help="serve the line protocol on stdin/stdout (default)")
+    serve.set_defaults(func=_serve)
+    demo = commands.add_parser("demo", help="follow a bundled rulebook game and show its ruling")
+    demo.set_defaults(func=_demo)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        return int(args.func(args))
+    except XqadjError as error:
+        print(f"xqadj: {error}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 130

@@ -1,0 +1,353 @@
+"""The xqadj line protocol: a long-running adjudicator driven over stdin/stdout.
+
+The specification is ``protocol/PROTOCOL.md``.  :class:`Session` holds the state and turns one
+command line into output lines, with no I/O of its own, so it can be tested and embedded
+(``xqadj proxy`` uses it); :func:`serve` is the loop around it.
+
+>>> session = Session()
+>>> session.handle("position startpos moves h2e2 h9g7")
+[]
+>>> session.handle("status")
+['status ply 2 occurrences 1 result * reason none fen rnbakab1r/9/1c4nc1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR w']
+>>> session.handle("move e2e9")
+['error illegal-move e2e9 index 0 not legal in rnbakab1r/9/1c4nc1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR w']
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import BinaryIO, TextIO
+
+from xqadj import __version__
+from xqadj.board import STARTING_FEN, Board, IllegalMoveError, InvalidFenError, Move, XqadjError
+from xqadj.referee import RULE_SETS, Game, Ruling
+
+#: Longest accepted command line, in bytes; a longer one is refused and skipped.
+MAX_LINE_BYTES = 1 << 20
+#: Longest accepted move limit, in moves.
+MAX_MOVE_LIMIT = 100_000
+
+AUTHOR = "the xqadj developers"
+NOTATIONS = ("iccs", "fairy")
+
+
+class ProtocolError(Exception):
+    """A refused command: ``code`` and details make the ``error`` line."""
+
+    def __init__(self, code: str, details: str) -> None:
+        super().__init__(f"{code} {details}")
+        self.code = code
+        self.details = details
+
+    def line(self) -> str:
+        return f"error {self.code} {self.details}".rstrip()
+
+
+@dataclass
+class Options:
+    """The values of the protocol's options."""
+
+    rules: str = "axf"
+    notation: str = "iccs"
+    move_limit: int = 0
+    explain: bool = False
+
+
+def _single_line(text: str) -> str:
+    return " ".join(text.split())
+
+
+class Session:
+    """The protocol's state: options and the game being followed."""
+
+    def __init__(self) -> None:
+        self.options = Options()
+        self.game = Game()
+        # The start position as given by the last `position` command (normalised FEN).
+        self.start_fen = self.game.start_fen
+        self._commands: dict[str, Callable[[list[str]], list[str]]] = {
+            "uci": lambda args: self._handshake("uciok", ucci=False),
+            "ucci": lambda args: self._handshake("ucciok", ucci=True),
+            "isready": lambda args: ["readyok"],
+            "setoption": self._setoption,
+            "ucinewgame": self._ucinewgame,
+            "position": self._position,
+            "move": self._move,
+            "undo": self._undo,
+            "banmoves": self._banmoves,
+            "status": self._status,
+        }
+
+    # -- dispatch --------------------------------------------------------------------------
+
+    def handle(self, line: str) -> list[str]:
+        """Process one command line and return the output lines.
+
+        A refused command returns one ``error`` line and leaves the state exactly as it was.
+        ``quit`` is not handled here (see :func:`serve`).
+        """
+        tokens = line.split()
+        if not tokens:
+            return []
+        name, args = tokens[0], tokens[1:]
+        command = self._commands.get(name)
+        try:
+            if command is None:
+                raise ProtocolError("unknown-command", _single_line(line)[:200])
+            return command(args)
+        except ProtocolError as error:
+            return [error.line()]
+
+    # -- commands --------------------------------------------------------------------------
+
+    def _handshake(self, done: str, ucci: bool) -> list[str]:
+        prefix = "option " if ucci else "option name "
+        notations = " ".join(f"var {n}" for n in NOTATIONS)
+        rules = " ".join(f"var {r}" for r in RULE_SETS)
+        return [
+            f"id name xqadj {__version__}",
+            f"id author {AUTHOR}",
+            f"{prefix}Rules type combo default {self.options.rules} {rules}",
+            f"{prefix}Notation type combo default {self.options.notation} {notations}",
+            f"{prefix}MoveLimit type spin default {self.options.move_limit} min 0 "
+            f"max {MAX_MOVE_LIMIT}",
+            f"{prefix}Explain type check default {str(self.options.explain).lower()}",
+            done,
+        ]
+
+    def _setoption(self, args: list[str]) -> list[str]:
+        if args and args[0] == "name":
+            # UCI: setoption name <Name> [value <Value>]; names and values may contain spaces.
+            rest = args[1:]
+            if "value" in rest:
+                split = rest.index("value")
+                name, value = " ".join(rest[:split]), " ".join(rest[split + 1 :])
+            else:
+                name, value = " ".join(rest), ""
+        elif len(args) >= 1:
+            # UCCI: setoption <Name> [<Value>]
+            name, value = args[0], " ".join(args[1:])
+        else:
+            raise ProtocolError("bad-option", "usage: setoption name <Name> value <Value>")
+        key = name.lower()
+        options = Options(**vars(self.options))
+        if key == "rules":
+            if value.lower() not in RULE_SETS:
+                raise ProtocolError("bad-value", f"Rules {value or '(none)'}: expected one of "
+                                    f"{', '.join(RULE_SETS)}")  # fmt: skip
+            options.rules = value.lower()
+        elif key == "notation":
+            if value.lower() not in NOTATIONS:
+                raise ProtocolError("bad-value", f"Notation {value or '(none)'}: expected one of "
+                                    f"{', '.join(NOTATIONS)}")  # fmt: skip
+            options.notation = value.lower()
+        elif key == "movelimit":
+            if not value.isdigit() or int(value) > MAX_MOVE_LIMIT:
+                raise ProtocolError("bad-value", f"MoveLimit {value or '(none)'}: expected a whole "
+                                    f"number from 0 to {MAX_MOVE_LIMIT}")  # fmt: skip
+            options.move_limit = int(value)
+        elif key == "explain":
+            if value.lower() not in ("true", "false"):
+                raise ProtocolError("bad-value", f"Explain {value or '(none)'}: expected true or "
+                                    "false")  # fmt: skip
+            options.explain = value.lower() == "true"
+        else:
+            raise ProtocolError("bad-option", f"unknown option {name!r}; options: Rules, "
+                                "Notation, MoveLimit, Explain")  # fmt: skip
+        if (options.rules, options.move_limit) != (self.options.rules, self.options.move_limit):
+            # The game is followed again under the new rules; its ruling may change.
+            game = self._replay(self.start_fen, [m.iccs() for m in self.game.moves], options)
+            self.options = options
+            self.game = game
+            return []
+        self.options = options
+        return []
+
+    def _ucinewgame(self, args: list[str]) -> list[str]:
+        self.game = Game(rules=self.options.rules, move_limit=self.options.move_limit)
+        self.start_fen = self.game.start_fen
+        return []
+
+    def _position(self, args: list[str]) -> list[str]:
+        if not args:
+            raise ProtocolError("bad-position", "usage: position startpos | fen <FEN> [moves ...]")
+        if "moves" in args:
+            split = args.index("moves")
+            head, moves = args[:split], args[split + 1 :]
+        else:
+            head, moves = args, []
+        if head[0] == "startpos":
+            if len(head) != 1:
+                raise ProtocolError("bad-position", f"unexpected {' '.join(head[1:])!r} after "
+                                    "startpos")  # fmt: skip
+            start_fen = STARTING_FEN
+        elif head[0] == "fen":
+            if len(head) < 2:
+                raise ProtocolError("bad-fen", "position fen needs a FEN")
+            try:
+                start_fen = Board(" ".join(head[1:])).fen()
+            except InvalidFenError as error:
+                raise ProtocolError("bad-fen", str(error)) from None
+        else:
+            raise ProtocolError("bad-position", f"expected startpos or fen, got {head[0]!r}")
+        current = [self._format(m) for m in self.game.moves]
+        if start_fen == self.start_fen and moves[: len(current)] == current:
+            # The GUI's line extends the game already followed: process only the new moves.
+            if len(moves) == len(current):
+                return []
+            return self._extend(moves[len(current) :], offset=len(current))
+        game = self._replay(start_fen, moves, self.options)
+        self.game, self.start_fen = game, start_fen
+        return self._ruling_lines(game.ruling) if game.ruling else []
+
+    def _move(self, args: list[str]) -> list[str]:
+        if not args:
+            raise ProtocolError("bad-move", "usage: move <move> [<move> ...]")
+        return self._extend(args, offset=0)
+
+    def _undo(self, args: list[str]) -> list[str]:
+        if len(args) > 1 or (args and not args[0].isdigit()):
+            raise ProtocolError("bad-argument", "usage: undo [<plies>]")
+        count = int(args[0]) if args else 1
+        if count > self.game.ply:
+            raise ProtocolError("bad-argument", f"cannot undo {count} plies: the game has "
+                                f"{self.game.ply}")  # fmt: skip
+        for _ in range(count):
+            self.game.pop()
+        return []
+
+    def _banmoves(self, args: list[str]) -> list[str]:
+        if args:
+            raise ProtocolError("bad-argument", "banmoves takes no arguments")
+        banned = self.game.banned_moves()
+        return [" ".join(["banmoves", *(self._format(m) for m in banned)])]
+
+    def _status(self, args: list[str]) -> list[str]:
+        if args:
+            raise ProtocolError("bad-argument", "status takes no arguments")
+        game = self.game
+        ruling = game.ruling
+        result = ruling.result if ruling else "*"
+        reason = ruling.reason.value if ruling else "none"
+        return [
+            f"status ply {game.ply} occurrences {game.board.repetition_count()} "
+            f"result {result} reason {reason} fen {game.board.fen()}"
+        ]
+
+    # -- helpers ---------------------------------------------------------------------------
+
+    def _format(self, move: Move) -> str:
+        return move.fairy() if self.options.notation == "fairy" else move.iccs()
+
+    def _parse(self, text: str, index: int, board: Board) -> Move:
+        try:
+            if self.options.notation == "fairy":
+                return Move.from_fairy(text)
+            return Move.from_iccs(text)
+        except XqadjError:
+            raise ProtocolError("bad-move", f"{text[:40]} index {index} is not a move in "
+                                f"{self.options.notation} notation") from None  # fmt: skip
+
+    def _push_all(self, game: Game, texts: list[str], offset: int) -> int:
+        """Push moves; on error, pop what was pushed and raise.  Returns how many were pushed."""
+        pushed = 0
+        try:
+            for index, text in enumerate(texts, offset):
+                if game.ruling is not None:
+                    raise ProtocolError("game-over", f"{text[:40]} index {index}: the game "
+                                        f"ended at ply {game.ruling.ply} "
+                                        f"({game.ruling.result} {game.ruling.reason.value})")  # fmt: skip
+                move = self._parse(text, index, game.board)
+                try:
+                    game.push(move)
+                except IllegalMoveError:
+                    raise ProtocolError("illegal-move", f"{text} index {index} not legal in "
+                                        f"{game.board.fen()}") from None  # fmt: skip
+                pushed += 1
+        except ProtocolError:
+            for _ in range(pushed):
+                game.pop()
+            raise
+        return pushed
+
+    def _extend(self, texts: list[str], offset: int) -> list[str]:
+        self._push_all(self.game, texts, offset)
+        # _push_all refuses moves after a ruling, so a ruling now was caused by these moves.
+        return self._ruling_lines(self.game.ruling) if self.game.ruling else []
+
+    def _replay(self, start_fen: str, texts: list[str], options: Options) -> Game:
+        game = Game(start_fen, rules=options.rules, move_limit=options.move_limit)
+        if game.ruling is not None and texts:
+            raise ProtocolError("game-over", f"the start position is already over "
+                                f"({game.ruling.reason.value})")  # fmt: skip
+        self._push_all(game, texts, 0)
+        return game
+
+    def _ruling_lines(self, ruling: Ruling) -> list[str]:
+        offender = "none" if ruling.offender is None else ("red" if ruling.offender == 0 else "black")
+        cycle = " ".join(self._format(m) for m in ruling.cycle)
+        line = (f"ruling result {ruling.result} reason {ruling.reason.value} ply {ruling.ply} "
+                f"offender {offender} article {ruling.article} cycle {cycle}").rstrip()  # fmt: skip
+        lines = [line]
+        if self.options.explain:
+            for index, cls in enumerate(ruling.classifications):
+                side = "red" if (index % 2 == 0) == (ruling.start_turn == 0) else "black"
+                victims = " ".join(
+                    f"{_sq(self, t.attacker)}x{_sq(self, t.victim)}" for t in cls.victims
+                )
+                lines.append(f"info string move {self._format(cls.move)} {side} {cls.kind}"
+                             + (f" victims {victims}" if victims else ""))  # fmt: skip
+            lines.append(f"info string {_single_line(ruling.explain())}")
+        return lines
+
+
+def _sq(session: Session, square: int) -> str:
+    name = Move(square, square).iccs()[:2]
+    if session.options.notation == "fairy":
+        return f"{name[0]}{int(name[1]) + 1}"
+    return name
+
+
+def _read_line(stream: BinaryIO) -> tuple[bytes, bool]:
+    """Read one line of at most MAX_LINE_BYTES; returns (line, too_long).  b'' at end of input."""
+    line = stream.readline(MAX_LINE_BYTES + 1)
+    if len(line) <= MAX_LINE_BYTES or line.endswith(b"\n"):
+        return line, False
+    while True:  # skip the rest of an over-long line
+        rest = stream.readline(MAX_LINE_BYTES)
+        if not rest or rest.endswith(b"\n"):
+            return line, True
+
+
+def serve(stdin: BinaryIO | None = None, stdout: TextIO | None = None) -> int:
+    """Serve the protocol until ``quit`` or end of input; returns the exit status (0)."""
+    source = stdin if stdin is not None else sys.stdin.buffer
+    sink = stdout if stdout is not None else sys.stdout
+    session = Session()
+    while True:
+        raw, too_long = _read_line(source)
+        if not raw:
+            return 0
+        if too_long:
+            lines = [f"error line-too-long the line exceeds {MAX_LINE_BYTES} bytes and was "
+                     "ignored"]  # fmt: skip
+        else:
+            try:
+                text = raw.decode("utf-8")
+            except UnicodeDecodeError as error:
+                lines = [f"error bad-encoding the line is not UTF-8 (byte {error.start})"]
+            else:
+                text = text.replace("\x00", " ")
+                if text.split()[:1] == ["quit"]:
+                    return 0
+                try:
+                    lines = session.handle(text)
+                except Exception as error:  # noqa: BLE001 - the server must survive any input
+                    print(f"xqadj: internal error on {text.strip()[:200]!r}: {error!r}",
+                          file=sys.stderr)  # fmt: skip
+                    lines = [f"error internal {type(error).__name__}"]
+        if lines:
+            sink.write("\n".join(lines) + "\n")
+            sink.flush()
