@@ -25,11 +25,22 @@ from xqadj.board import (
     XqadjError,
     perft,
 )
+from xqadj.notation import AmbiguousMoveError, parse_chinese, parse_wxf, to_chinese, to_wxf
+from xqadj.referee import Game, GameOverError, Reason, Ruling
 
 __version__ = "0.1.0"
 
 __all__ = [
+    "AmbiguousMoveError",
     "BLACK",
+    "Game",
+    "GameOverError",
+    "Reason",
+    "Ruling",
+    "parse_chinese",
+    "parse_wxf",
+    "to_chinese",
+    "to_wxf",
     "RED",
     "STARTING_FEN",
     "Board",

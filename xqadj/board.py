@@ -13,7 +13,7 @@ Move.from_iccs('h2e2')
 >>> board.fen()
 'rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR b'
 >>> len(board.legal_moves())
-44
+45
 >>> board.pop()
 Move.from_iccs('h2e2')
 >>> board.repetition_count()
@@ -193,7 +193,7 @@ def _own_half(rank: int, color: Color) -> bool:
 
 
 def _build_rays() -> list[tuple[tuple[int, ...], ...]]:
-    rays = []
+    rays: list[tuple[tuple[int, ...], ...]] = []
     for sq in SQUARES:
         f, r = sq % 9, sq // 9
         rays.append(
@@ -210,8 +210,16 @@ def _build_rays() -> list[tuple[tuple[int, ...], ...]]:
 #: ``RAYS[sq][direction]``: the squares from ``sq`` outwards, nearest first.
 RAYS = _build_rays()
 
-_KNIGHT_JUMPS = ((1, 2, 0, 1), (-1, 2, 0, 1), (1, -2, 0, -1), (-1, -2, 0, -1),
-                 (2, 1, 1, 0), (2, -1, 1, 0), (-2, 1, -1, 0), (-2, -1, -1, 0))  # fmt: skip
+_KNIGHT_JUMPS = (
+    (1, 2, 0, 1),
+    (-1, 2, 0, 1),
+    (1, -2, 0, -1),
+    (-1, -2, 0, -1),
+    (2, 1, 1, 0),
+    (2, -1, 1, 0),
+    (-2, 1, -1, 0),
+    (-2, -1, -1, 0),
+)
 
 
 def _build_knight() -> tuple[list[tuple[tuple[int, int], ...]], list[tuple[tuple[int, int], ...]]]:
@@ -231,17 +239,33 @@ def _build_knight() -> tuple[list[tuple[tuple[int, int], ...]], list[tuple[tuple
 KNIGHT_MOVES, KNIGHT_ATTACKS = _build_knight()
 
 
-def _build_steps(color: Color) -> tuple[list[tuple[int, ...]], list[tuple[int, ...]], list[tuple[tuple[int, int], ...]], list[tuple[int, ...]]]:  # fmt: skip
+_StepTables = tuple[
+    list[tuple[int, ...]],
+    list[tuple[int, ...]],
+    list[tuple[tuple[int, int], ...]],
+    list[tuple[int, ...]],
+]
+
+
+def _build_steps(color: Color) -> _StepTables:
     kings, advisors, elephants, pawns = [], [], [], []
     for sq in SQUARES:
         f, r = sq % 9, sq // 9
-        king = [square(f + df, r + dr) for df, dr in ((0, 1), (0, -1), (1, 0), (-1, 0))
-                if _in_palace(f + df, r + dr, color)]  # fmt: skip
-        advisor = [square(f + df, r + dr) for df, dr in ((1, 1), (1, -1), (-1, 1), (-1, -1))
-                   if _in_palace(f + df, r + dr, color)]  # fmt: skip
-        elephant = [(square(f + df, r + dr), square(f + df // 2, r + dr // 2))
-                    for df, dr in ((2, 2), (2, -2), (-2, 2), (-2, -2))
-                    if _on_board(f + df, r + dr) and _own_half(r + dr, color)]  # fmt: skip
+        king = [
+            square(f + df, r + dr)
+            for df, dr in ((0, 1), (0, -1), (1, 0), (-1, 0))
+            if _in_palace(f + df, r + dr, color)
+        ]
+        advisor = [
+            square(f + df, r + dr)
+            for df, dr in ((1, 1), (1, -1), (-1, 1), (-1, -1))
+            if _in_palace(f + df, r + dr, color)
+        ]
+        elephant = [
+            (square(f + df, r + dr), square(f + df // 2, r + dr // 2))
+            for df, dr in ((2, 2), (2, -2), (-2, 2), (-2, -2))
+            if _on_board(f + df, r + dr) and _own_half(r + dr, color)
+        ]
         forward = 1 if color == RED else -1
         pawn = []
         if _on_board(f, r + forward):
@@ -325,11 +349,15 @@ class _Undo(NamedTuple):
 class Board:
     """A xiangqi position with its move stack and the repetition history since the last capture.
 
-    >>> board = Board("4k4/9/9/9/9/9/9/9/4R4/3K5 w")
+    >>> board = Board("3k5/9/9/9/9/9/9/9/4R4/4K4 w")
+    >>> board.push_iccs("e1d1")
+    Move.from_iccs('e1d1')
     >>> board.is_check()
-    False
-    >>> [m.iccs() for m in board.legal_moves() if m.from_square == 40 - 36]
+    True
+    >>> board.legal_moves()  # d8 is still on the rook's file; e9 would face the red king
     []
+    >>> board.is_checkmate()
+    True
     """
 
     def __init__(self, fen: str | None = STARTING_FEN) -> None:
@@ -354,8 +382,10 @@ class Board:
         squares, turn = _parse_fen(fen)
         self.squares = squares
         self.turn = turn
-        self.king_squares = [squares.index(piece_code(KING, RED)),
-                             squares.index(piece_code(KING, BLACK))]  # fmt: skip
+        self.king_squares = [
+            squares.index(piece_code(KING, RED)),
+            squares.index(piece_code(KING, BLACK)),
+        ]
         self.move_stack = []
         self._undo = []
         self._capture_plies = []
@@ -786,7 +816,9 @@ def _parse_fen(fen: str) -> tuple[list[int], Color]:
                 sq = square(file, rank)
                 if sq not in REACHABLE[piece]:
                     name = f"{COLOR_NAMES[piece.color]} {PIECE_NAMES[piece.piece_type]}"
-                    raise InvalidFenError(f"{name} on {square_name(sq)}, a square it can never reach")
+                    raise InvalidFenError(
+                        f"{name} on {square_name(sq)}, a square it can never reach"
+                    )
                 squares[sq] = piece_code(piece.piece_type, piece.color)
                 counts[piece] = counts.get(piece, 0) + 1
                 file += 1
@@ -799,14 +831,19 @@ def _parse_fen(fen: str) -> tuple[list[int], Color]:
             if piece_type == KING and n == 0:
                 raise InvalidFenError(f"missing {name}")
             if n > MAX_PIECES[piece_type]:
-                raise InvalidFenError(f"too many pieces: {n} x {name}, at most {MAX_PIECES[piece_type]}")
+                raise InvalidFenError(
+                    f"too many pieces: {n} x {name}, at most {MAX_PIECES[piece_type]}"
+                )
     side = fields[1] if len(fields) > 1 else "w"
     if side not in ("w", "r", "b"):
         raise InvalidFenError(f"side to move must be 'w', 'r' or 'b', got {side!r}")
     turn = BLACK if side == "b" else RED
     probe = Board(None)
     probe.squares = squares
-    probe.king_squares = [squares.index(piece_code(KING, RED)), squares.index(piece_code(KING, BLACK))]
+    probe.king_squares = [
+        squares.index(piece_code(KING, RED)),
+        squares.index(piece_code(KING, BLACK)),
+    ]
     if probe.is_in_check(1 - turn):
         raise InvalidFenError(f"the side not to move ({COLOR_NAMES[1 - turn]}) is in check")
     return squares, turn

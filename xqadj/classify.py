@@ -23,12 +23,12 @@ from typing import NamedTuple
 from xqadj.board import (
     ADVISOR,
     BLACK_BIT,
-    EMPTY,
-    KNIGHT_ATTACKS,
     CANNON,
     ELEPHANT,
+    EMPTY,
     KING,
     KNIGHT,
+    KNIGHT_ATTACKS,
     PAWN,
     ROOK,
     Board,
@@ -150,8 +150,9 @@ def held_by_knight(board: Board, sq: int) -> bool:
     color = code_color(code)
     king = board.king_squares[color]
     enemy_knight = KNIGHT | (0 if color else BLACK_BIT)
-    return any(leg == sq and board.squares[origin] == enemy_knight
-               for origin, leg in KNIGHT_ATTACKS[king])  # fmt: skip
+    return any(
+        leg == sq and board.squares[origin] == enemy_knight for origin, leg in KNIGHT_ATTACKS[king]
+    )
 
 
 def is_pinned(board: Board, sq: int) -> bool:
@@ -208,7 +209,7 @@ def _attacks(board: Board, side: Color) -> set[Threat]:
     """Every pseudo-legal attack of ``side`` on an enemy piece other than the king."""
     squares = board.squares
     enemy_bit = BLACK_BIT if side == 0 else 0
-    found = set()
+    found: set[Threat] = set()
     for victim in range(90):
         code = squares[victim]
         if code and (code & BLACK_BIT) == enemy_bit and code & 7 != KING:

@@ -35,8 +35,10 @@ def _demo(args: argparse.Namespace) -> int:
             ruling = game.push_iccs(move_text)
             print(f"{ply:3}. {move_text} {label}")
             if ruling:
-                print(f"\nruling: {ruling.result} {ruling.reason.value} at ply {ruling.ply} "
-                      f"({ruling.article})")  # fmt: skip
+                print(
+                    f"\nruling: {ruling.result} {ruling.reason.value} at ply {ruling.ply} "
+                    f"({ruling.article})"
+                )
                 print(ruling.explain())
                 break
         else:

@@ -5,12 +5,12 @@ command line into output lines, with no I/O of its own, so it can be tested and 
 (``xqadj proxy`` uses it); :func:`serve` is the loop around it.
 
 >>> session = Session()
->>> session.handle("position startpos moves h2e2 h9g7")
+>>> session.handle("position fen 4k4/9/9/9/9/9/9/9/9/3K5 w moves d0d1")
 []
 >>> session.handle("status")
-['status ply 2 occurrences 1 result * reason none fen rnbakab1r/9/1c4nc1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR w']
->>> session.handle("move e2e9")
-['error illegal-move e2e9 index 0 not legal in rnbakab1r/9/1c4nc1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR w']
+['status ply 1 occurrences 1 result * reason none fen 4k4/9/9/9/9/9/9/9/3K5/9 b']
+>>> session.handle("move e9e8 d1e1")
+['error illegal-move d1e1 index 1 not legal in 9/4k4/9/9/9/9/9/9/3K5/9 w']
 """
 
 from __future__ import annotations
@@ -135,27 +135,37 @@ class Session:
         options = Options(**vars(self.options))
         if key == "rules":
             if value.lower() not in RULE_SETS:
-                raise ProtocolError("bad-value", f"Rules {value or '(none)'}: expected one of "
-                                    f"{', '.join(RULE_SETS)}")  # fmt: skip
+                raise ProtocolError(
+                    "bad-value",
+                    f"Rules {value or '(none)'}: expected one of {', '.join(RULE_SETS)}",
+                )
             options.rules = value.lower()
         elif key == "notation":
             if value.lower() not in NOTATIONS:
-                raise ProtocolError("bad-value", f"Notation {value or '(none)'}: expected one of "
-                                    f"{', '.join(NOTATIONS)}")  # fmt: skip
+                raise ProtocolError(
+                    "bad-value",
+                    f"Notation {value or '(none)'}: expected one of {', '.join(NOTATIONS)}",
+                )
             options.notation = value.lower()
         elif key == "movelimit":
             if not value.isdigit() or int(value) > MAX_MOVE_LIMIT:
-                raise ProtocolError("bad-value", f"MoveLimit {value or '(none)'}: expected a whole "
-                                    f"number from 0 to {MAX_MOVE_LIMIT}")  # fmt: skip
+                raise ProtocolError(
+                    "bad-value",
+                    f"MoveLimit {value or '(none)'}: expected a whole "
+                    f"number from 0 to {MAX_MOVE_LIMIT}",
+                )
             options.move_limit = int(value)
         elif key == "explain":
             if value.lower() not in ("true", "false"):
-                raise ProtocolError("bad-value", f"Explain {value or '(none)'}: expected true or "
-                                    "false")  # fmt: skip
+                raise ProtocolError(
+                    "bad-value", f"Explain {value or '(none)'}: expected true or false"
+                )
             options.explain = value.lower() == "true"
         else:
-            raise ProtocolError("bad-option", f"unknown option {name!r}; options: Rules, "
-                                "Notation, MoveLimit, Explain")  # fmt: skip
+            raise ProtocolError(
+                "bad-option",
+                f"unknown option {name!r}; options: Rules, Notation, MoveLimit, Explain",
+            )
         if (options.rules, options.move_limit) != (self.options.rules, self.options.move_limit):
             # The game is followed again under the new rules; its ruling may change.
             game = self._replay(self.start_fen, [m.iccs() for m in self.game.moves], options)
@@ -180,8 +190,9 @@ class Session:
             head, moves = args, []
         if head[0] == "startpos":
             if len(head) != 1:
-                raise ProtocolError("bad-position", f"unexpected {' '.join(head[1:])!r} after "
-                                    "startpos")  # fmt: skip
+                raise ProtocolError(
+                    "bad-position", f"unexpected {' '.join(head[1:])!r} after startpos"
+                )
             start_fen = STARTING_FEN
         elif head[0] == "fen":
             if len(head) < 2:
@@ -212,8 +223,9 @@ class Session:
             raise ProtocolError("bad-argument", "usage: undo [<plies>]")
         count = int(args[0]) if args else 1
         if count > self.game.ply:
-            raise ProtocolError("bad-argument", f"cannot undo {count} plies: the game has "
-                                f"{self.game.ply}")  # fmt: skip
+            raise ProtocolError(
+                "bad-argument", f"cannot undo {count} plies: the game has {self.game.ply}"
+            )
         for _ in range(count):
             self.game.pop()
         return []
@@ -247,8 +259,10 @@ class Session:
                 return Move.from_fairy(text)
             return Move.from_iccs(text)
         except XqadjError:
-            raise ProtocolError("bad-move", f"{text[:40]} index {index} is not a move in "
-                                f"{self.options.notation} notation") from None  # fmt: skip
+            raise ProtocolError(
+                "bad-move",
+                f"{text[:40]} index {index} is not a move in {self.options.notation} notation",
+            ) from None
 
     def _push_all(self, game: Game, texts: list[str], offset: int) -> int:
         """Push moves; on error, pop what was pushed and raise.  Returns how many were pushed."""
@@ -256,15 +270,19 @@ class Session:
         try:
             for index, text in enumerate(texts, offset):
                 if game.ruling is not None:
-                    raise ProtocolError("game-over", f"{text[:40]} index {index}: the game "
-                                        f"ended at ply {game.ruling.ply} "
-                                        f"({game.ruling.result} {game.ruling.reason.value})")  # fmt: skip
+                    raise ProtocolError(
+                        "game-over",
+                        f"{text[:40]} index {index}: the game "
+                        f"ended at ply {game.ruling.ply} "
+                        f"({game.ruling.result} {game.ruling.reason.value})",
+                    )
                 move = self._parse(text, index, game.board)
                 try:
                     game.push(move)
                 except IllegalMoveError:
-                    raise ProtocolError("illegal-move", f"{text} index {index} not legal in "
-                                        f"{game.board.fen()}") from None  # fmt: skip
+                    raise ProtocolError(
+                        "illegal-move", f"{text} index {index} not legal in {game.board.fen()}"
+                    ) from None
                 pushed += 1
         except ProtocolError:
             for _ in range(pushed):
@@ -280,16 +298,21 @@ class Session:
     def _replay(self, start_fen: str, texts: list[str], options: Options) -> Game:
         game = Game(start_fen, rules=options.rules, move_limit=options.move_limit)
         if game.ruling is not None and texts:
-            raise ProtocolError("game-over", f"the start position is already over "
-                                f"({game.ruling.reason.value})")  # fmt: skip
+            raise ProtocolError(
+                "game-over", f"the start position is already over ({game.ruling.reason.value})"
+            )
         self._push_all(game, texts, 0)
         return game
 
     def _ruling_lines(self, ruling: Ruling) -> list[str]:
-        offender = "none" if ruling.offender is None else ("red" if ruling.offender == 0 else "black")
+        offender = (
+            "none" if ruling.offender is None else ("red" if ruling.offender == 0 else "black")
+        )
         cycle = " ".join(self._format(m) for m in ruling.cycle)
-        line = (f"ruling result {ruling.result} reason {ruling.reason.value} ply {ruling.ply} "
-                f"offender {offender} article {ruling.article} cycle {cycle}").rstrip()  # fmt: skip
+        line = (
+            f"ruling result {ruling.result} reason {ruling.reason.value} ply {ruling.ply} "
+            f"offender {offender} article {ruling.article} cycle {cycle}"
+        ).rstrip()
         lines = [line]
         if self.options.explain:
             for index, cls in enumerate(ruling.classifications):
@@ -297,8 +320,10 @@ class Session:
                 victims = " ".join(
                     f"{_sq(self, t.attacker)}x{_sq(self, t.victim)}" for t in cls.victims
                 )
-                lines.append(f"info string move {self._format(cls.move)} {side} {cls.kind}"
-                             + (f" victims {victims}" if victims else ""))  # fmt: skip
+                lines.append(
+                    f"info string move {self._format(cls.move)} {side} {cls.kind}"
+                    + (f" victims {victims}" if victims else "")
+                )
             lines.append(f"info string {_single_line(ruling.explain())}")
         return lines
 
@@ -331,8 +356,7 @@ def serve(stdin: BinaryIO | None = None, stdout: TextIO | None = None) -> int:
         if not raw:
             return 0
         if too_long:
-            lines = [f"error line-too-long the line exceeds {MAX_LINE_BYTES} bytes and was "
-                     "ignored"]  # fmt: skip
+            lines = [f"error line-too-long the line exceeds {MAX_LINE_BYTES} bytes and was ignored"]
         else:
             try:
                 text = raw.decode("utf-8")
@@ -345,8 +369,10 @@ def serve(stdin: BinaryIO | None = None, stdout: TextIO | None = None) -> int:
                 try:
                     lines = session.handle(text)
                 except Exception as error:  # noqa: BLE001 - the server must survive any input
-                    print(f"xqadj: internal error on {text.strip()[:200]!r}: {error!r}",
-                          file=sys.stderr)  # fmt: skip
+                    print(
+                        f"xqadj: internal error on {text.strip()[:200]!r}: {error!r}",
+                        file=sys.stderr,
+                    )
                     lines = [f"error internal {type(error).__name__}"]
         if lines:
             sink.write("\n".join(lines) + "\n")

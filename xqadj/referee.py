@@ -8,14 +8,14 @@ mate/stalemate probe.  Moves are classified only when a position occurs for the 
 >>> for text in "h8h9 f9f8 h9h8 f8f9 h8h9 f9f8 h9h8".split():
 ...     game.push_iccs(text)
 >>> ruling = game.push_iccs("f8f9")
->>> ruling.result, ruling.reason, ruling.ply
-('0-1', 'perpetual-check', 8)
+>>> ruling.result, ruling.reason.value, ruling.ply, ruling.article
+('0-1', 'perpetual-check', 8, 'art.6')
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from enum import Enum
+from dataclasses import dataclass, field, replace
+from enum import StrEnum
 
 from xqadj.board import (
     BLACK,
@@ -38,7 +38,7 @@ from xqadj.classify import MoveClass, classify_move
 RULE_SETS = ("axf",)
 
 
-class Reason(str, Enum):
+class Reason(StrEnum):
     """Why a game ended."""
 
     #: The side to move is in check and has no legal move.
@@ -96,14 +96,20 @@ class Ruling:
     def explain(self) -> str:
         """One readable paragraph (English, with the Chinese terms)."""
         if self.reason is Reason.CHECKMATE:
-            return (f"{_side(self.offender)} is checkmated (将死) at ply {self.ply}; "
-                    f"result {self.result}.")  # fmt: skip
+            return (
+                f"{_side(self.offender)} is checkmated (将死) at ply {self.ply}; "
+                f"result {self.result}."
+            )
         if self.reason is Reason.STALEMATE:
-            return (f"{_side(self.offender)} has no legal move (困毙) at ply {self.ply} and loses "
-                    f"(art. 2); result {self.result}.")  # fmt: skip
+            return (
+                f"{_side(self.offender)} has no legal move (困毙) at ply {self.ply} and loses "
+                f"(art. 2); result {self.result}."
+            )
         if self.reason is Reason.MOVE_LIMIT:
-            return (f"The natural move limit (自然限着) was reached at ply {self.ply} without a "
-                    f"capture; result {self.result}.")  # fmt: skip
+            return (
+                f"The natural move limit (自然限着) was reached at ply {self.ply} without a "
+                f"capture; result {self.result}."
+            )
         moves = []
         for index, (cls, note) in enumerate(zip(self.classifications, self.notes, strict=True)):
             color = self.start_turn if index % 2 == 0 else 1 - self.start_turn
@@ -121,7 +127,8 @@ class Ruling:
         if self.offender is None:
             outcome = "so the game is drawn (作和)"
         else:
-            outcome = f"so {COLOR_NAMES[self.offender]} must vary and, not varying, loses (不变作负)"
+            loser = COLOR_NAMES[self.offender]
+            outcome = f"so {loser} must vary and, not varying, loses (不变作负)"
         return (
             f"The position occurred for the third time at ply {self.ply} (循环三次). "
             f"Cycle: {'; '.join(moves)}. {'; '.join(sides)}, {outcome}: "
@@ -135,8 +142,10 @@ class Ruling:
 def _describe_id(piece_id: str) -> str:
     """``'C@c3'`` → ``'the red cannon that stood on c3 when the cycle began'``."""
     piece = Piece.from_symbol(piece_id[0])
-    return (f"the {COLOR_NAMES[piece.color]} {PIECE_NAMES[piece.piece_type]} that stood on "
-            f"{piece_id[2:]} when the cycle began")  # fmt: skip
+    return (
+        f"the {COLOR_NAMES[piece.color]} {PIECE_NAMES[piece.piece_type]} that stood on "
+        f"{piece_id[2:]} when the cycle began"
+    )
 
 
 def _side(color: Color | None) -> str:
@@ -309,23 +318,41 @@ def judge_cycle(board: Board, length: int) -> Ruling:
     verdicts = []
     for color in (RED, BLACK):
         own = [i for i in range(length) if (i % 2 == 0) == (color == start_turn)]
-        verdicts.append(_side_verdict(color, [replay.classes[i] for i in own],
-                                      [replay.chased(i) for i in own]))  # fmt: skip
+        verdicts.append(
+            _side_verdict(color, [replay.classes[i] for i in own], [replay.chased(i) for i in own])
+        )
     red, black = verdicts
-    common = dict(ply=board.ply, cycle=tuple(cycle), classifications=tuple(replay.classes),
-                  verdicts=tuple(verdicts), notes=tuple(notes), start_turn=start_turn)  # fmt: skip
+    drawn = Ruling(
+        "1/2-1/2",
+        Reason.REPETITION,
+        board.ply,
+        None,
+        "",
+        tuple(cycle),
+        tuple(replay.classes),
+        tuple(verdicts),
+        tuple(notes),
+        start_turn,
+    )
     if red.level == black.level:
         # Neither breaks a rule (art. 5); both check (art. 7); both chase (Li 1982 乙3, 图108).
-        article = {LEVEL_NONE: "art.5", LEVEL_CHECK: "art.7", LEVEL_CHASE: "图108"}[red.level]
-        return Ruling("1/2-1/2", Reason.REPETITION, offender=None, article=article, **common)
+        return replace(
+            drawn,
+            article={LEVEL_NONE: "art.5", LEVEL_CHECK: "art.7", LEVEL_CHASE: "图108"}[red.level],
+        )
     loser = red if red.level > black.level else black
     if loser.level == LEVEL_CHECK:
         # Against a perpetual chase too, the checker must vary (Li 1982 乙2).
         reason, article = Reason.PERPETUAL_CHECK, "art.6"
     else:
         reason, article = Reason.PERPETUAL_CHASE, _chase_article(replay, loser)
-    return Ruling(_result_for_loser(loser.color), reason, offender=loser.color,
-                  article=article, **common)  # fmt: skip
+    return replace(
+        drawn,
+        result=_result_for_loser(loser.color),
+        reason=reason,
+        offender=loser.color,
+        article=article,
+    )
 
 
 def _side_verdict(color: Color, classes: list[MoveClass], chased: list[set[str]]) -> SideVerdict:
@@ -372,6 +399,8 @@ def _note(board: Board, cls: MoveClass) -> str:
         victim = board.piece_at(threat.victim)
         if attacker is None or victim is None:
             continue
-        parts.append(f"{PIECE_NAMES[attacker.piece_type]} {square_name(threat.attacker)} attacks "
-                     f"{PIECE_NAMES[victim.piece_type]} {square_name(threat.victim)}")  # fmt: skip
+        parts.append(
+            f"{PIECE_NAMES[attacker.piece_type]} {square_name(threat.attacker)} attacks "
+            f"{PIECE_NAMES[victim.piece_type]} {square_name(threat.victim)}"
+        )
     return ", " + "; ".join(parts) if parts else ""
