@@ -324,6 +324,77 @@ def _reachable(piece_type: PieceType, color: Color) -> frozenset[int]:
 REACHABLE = {(pt, c): _reachable(pt, c) for pt in PIECE_TYPES for c in (RED, BLACK)}
 
 
+def _move_tables() -> tuple[list[tuple[int, ...] | None], list[int], list[list[int]], list[list[bool]]]:
+    """Per ``from * 90 + to``: the squares strictly between on a rank or file (None if not on
+    one), the knight's leg (-1 if not a knight jump), per colour the elephant's eye (-1 if not an
+    elephant move), and per colour whether the king/advisor/pawn step exists (by piece type)."""
+    between: list[tuple[int, ...] | None] = [None] * 8100
+    knight_leg = [-1] * 8100
+    elephant_eye = [[-1] * 8100, [-1] * 8100]
+    for f in SQUARES:
+        for ray in RAYS[f]:
+            for i, t in enumerate(ray):
+                between[f * 90 + t] = ray[:i]
+        for t, leg in KNIGHT_MOVES[f]:
+            knight_leg[f * 90 + t] = leg
+        for color in (RED, BLACK):
+            for t, eye in ELEPHANT_MOVES[color][f]:
+                elephant_eye[color][f * 90 + t] = eye
+    steps = []
+    for color in (RED, BLACK):
+        table = [False] * (8 * 8100)
+        for piece_type, moves in ((KING, KING_MOVES), (ADVISOR, ADVISOR_MOVES), (PAWN, PAWN_MOVES)):
+            for f in SQUARES:
+                for t in moves[color][f]:
+                    table[piece_type * 8100 + f * 90 + t] = True
+        steps.append(table)
+    return between, knight_leg, elephant_eye, steps
+
+
+BETWEEN, KNIGHT_LEG, ELEPHANT_EYE, _STEP_OK = _move_tables()
+
+
+def _near_table() -> list[bytes]:
+    """``NEAR[king][sq]``: 1 where a piece on ``sq`` may shield ``king`` or attack it by moving:
+    the king's file and rank (lines, cannon screens, the flying general) and the 5×5 box around
+    it (knight legs and knight squares, pawn steps).  A move whose squares both read 0 for a king
+    can neither expose that king nor check it."""
+    table = []
+    for king in SQUARES:
+        kf, kr = king % 9, king // 9
+        table.append(
+            bytes(
+                1 if (f == kf or r == kr or (abs(f - kf) <= 2 and abs(r - kr) <= 2)) else 0
+                for r in range(10)
+                for f in range(9)
+            )
+        )
+    return table
+
+
+NEAR = _near_table()
+
+
+def _shield_table() -> list[bytes]:
+    """``SHIELD[king][sq]``: 1 where a piece on ``sq`` may shield ``king`` (its file and rank, and
+    the four knight-leg squares diagonally next to it), or, arriving there, may become a cannon
+    screen against it.  A move between two squares that read 0 never exposes that king."""
+    table = []
+    for king in SQUARES:
+        kf, kr = king % 9, king // 9
+        table.append(
+            bytes(
+                1 if (f == kf or r == kr or (abs(f - kf) == 1 and abs(r - kr) == 1)) else 0
+                for r in range(10)
+                for f in range(9)
+            )
+        )
+    return table
+
+
+SHIELD = _shield_table()
+
+
 def _zobrist_keys() -> tuple[list[list[int]], int]:
     rng = random.Random(0x58514144)  # fixed seed: hashes are stable across runs
     table = [[0] * 90 for _ in range(16)]
@@ -344,6 +415,7 @@ class _Undo(NamedTuple):
     captured: int
     hash_before: int
     counts_before: dict[int, int] | None  # the history of the segment a capture closed
+    checked_before: bool | None  # the cached is_check() of the position before the move
 
 
 class Board:
@@ -369,6 +441,7 @@ class Board:
         self._hash = 0
         self._counts: dict[int, int] = {}
         self._capture_plies: list[int] = []  # ply count after each capture, for O(1) clocks
+        self._checked: bool | None = None  # is_check() of the current position, None = unknown
         if fen is not None:
             self.set_fen(fen)
 
@@ -389,6 +462,7 @@ class Board:
         self.move_stack = []
         self._undo = []
         self._capture_plies = []
+        self._checked = None
         self._hash = self._compute_hash()
         self._counts = {self._hash: 1}
 
@@ -428,6 +502,7 @@ class Board:
         board._hash = self._hash
         board._counts = dict(self._counts)
         board._capture_plies = self._capture_plies[:]
+        board._checked = self._checked
         return board
 
     def _compute_hash(self) -> int:
@@ -571,7 +646,10 @@ class Board:
 
     def is_check(self) -> bool:
         """Whether the side to move is in check."""
-        return self.is_in_check(self.turn)
+        checked = self._checked
+        if checked is None:
+            checked = self._checked = self.is_in_check(self.turn)
+        return checked
 
     def gives_check(self, move: Move) -> bool:
         """Whether ``move`` (legal) checks the opponent."""
@@ -649,7 +727,40 @@ class Board:
         return out
 
     def has_legal_move(self) -> bool:
+        """Whether the side to move has a legal move (cheap: called after every move)."""
         color = self.turn
+        if not self.is_check():
+            # Out of check, a move between squares far from the own king is legal.  Try the
+            # piece the side moved last (it can usually move back), then the others.
+            squares = self.squares
+            near = SHIELD[self.king_squares[color]]
+            stack = self.move_stack
+            if len(stack) >= 2:
+                back_to, back_from = stack[-2]
+                if not squares[back_to]:
+                    back = _ALL_MOVES[back_from][back_to]
+                    if self.is_pseudo_legal(back):
+                        if not (near[back_from] or near[back_to]):
+                            return True
+                        self._make(back)
+                        safe = not self.is_in_check(color)
+                        self._unmake(back, EMPTY)
+                        if safe:
+                            return True
+            own = BLACK_BIT if color == BLACK else 0
+            order = range(90) if color == RED else range(89, -1, -1)
+            for sq in order:
+                code = squares[sq]
+                if not code or (code & BLACK_BIT) != own or near[sq]:
+                    continue
+                for move in self._piece_moves(sq, code, color, own):
+                    if not near[move.to_square]:
+                        return True
+                    captured = self._make(move)
+                    safe = not self.is_in_check(color)
+                    self._unmake(move, captured)
+                    if safe:
+                        return True
         for move in self.pseudo_legal_moves():
             captured = self._make(move)
             safe = not self.is_in_check(color)
@@ -664,16 +775,39 @@ class Board:
         own = BLACK_BIT if self.turn == BLACK else 0
         if not code or (code & BLACK_BIT) != own:
             return False
-        target = self.squares[move.to_square]
+        squares = self.squares
+        f, t = move
+        target = squares[t]
         if target and (target & BLACK_BIT) == own:
             return False
-        return move in self._piece_moves(move.from_square, code, self.turn, own)
+        kind = code & 7
+        index = f * 90 + t
+        if kind == ROOK or kind == CANNON:
+            between = BETWEEN[index]
+            if between is None:
+                return False
+            screens = 0
+            for sq in between:
+                if squares[sq]:
+                    screens += 1
+            return screens == 0 if kind == ROOK or not target else screens == 1
+        if kind == KNIGHT:
+            leg = KNIGHT_LEG[index]
+            return leg >= 0 and not squares[leg]
+        if kind == ELEPHANT:
+            eye = ELEPHANT_EYE[self.turn][index]
+            return eye >= 0 and not squares[eye]
+        return _STEP_OK[self.turn][kind * 8100 + index]
 
     def is_legal(self, move: Move) -> bool:
         """Whether ``move`` is legal: pseudo-legal and not leaving the own king attacked."""
         if not self.is_pseudo_legal(move):
             return False
         color = self.turn
+        f, t = move
+        shield = SHIELD[self.king_squares[color]]
+        if not (shield[f] or shield[t]) and not self.is_check():
+            return True  # the moved piece shields nothing and lands on no line to the king
         captured = self._make(move)
         safe = not self.is_in_check(color)
         self._unmake(move, captured)
@@ -726,13 +860,17 @@ class Board:
             self.king_squares[code_color(code)] = t
         self.turn ^= 1
         self._hash = new_hash
+        checked = self._checked
+        near = NEAR[self.king_squares[self.turn]]
+        # A move far from the enemy king cannot check it; otherwise find out when asked.
+        self._checked = None if near[f] or near[t] else False
         if captured:
             # A capture makes every earlier position unreachable: start a new history segment.
-            self._undo.append(_Undo(move, captured, h, self._counts))
+            self._undo.append(_Undo(move, captured, h, self._counts, checked))
             self._counts = {new_hash: 1}
             self._capture_plies.append(len(self.move_stack) + 1)
         else:
-            self._undo.append(_Undo(move, captured, h, None))
+            self._undo.append(_Undo(move, captured, h, None, checked))
             counts = self._counts
             counts[new_hash] = counts.get(new_hash, 0) + 1
         self.move_stack.append(move)
@@ -755,6 +893,7 @@ class Board:
         self._unmake(move, undo.captured)
         self.turn ^= 1
         self._hash = undo.hash_before
+        self._checked = undo.checked_before
         return move
 
     def captured_by(self, index: int) -> int:

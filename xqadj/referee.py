@@ -173,9 +173,7 @@ class Game:
         self.start_fen = self.board.fen()
         self.rules = rules
         self.move_limit = move_limit
-        self.ruling: Ruling | None = None
-        self._rulings: list[Ruling | None] = []
-        self.ruling = self._rule_static()
+        self.ruling: Ruling | None = self._rule_static()
 
     @property
     def ply(self) -> int:
@@ -197,14 +195,11 @@ class Game:
         if not board.is_legal(move):
             raise IllegalMoveError(f"illegal move {move.iccs()} in {board.fen()}")
         board.push(move)
-        self._rulings.append(self.ruling)
-        ruling = None
         if board.repetition_count() >= 3:
-            ruling = self._rule_repetition()
-        if ruling is None:
-            ruling = self._rule_static()
-        self.ruling = ruling
-        return ruling
+            self.ruling = self._rule_repetition()
+        elif not board.has_legal_move() or self.move_limit:
+            self.ruling = self._rule_static()
+        return self.ruling
 
     def push_iccs(self, text: str) -> Ruling | None:
         return self.push(Move.from_iccs(text))
@@ -217,7 +212,8 @@ class Game:
     def pop(self) -> Move:
         """Take back the last move; this reopens a finished game."""
         move = self.board.pop()
-        self.ruling = self._rulings.pop()
+        # Moves are refused after a ruling, so the position before the last move had none.
+        self.ruling = None
         return move
 
     # -- rulings -------------------------------------------------------------------------------
