@@ -209,6 +209,9 @@ def _build_rays() -> list[tuple[tuple[int, ...], ...]]:
 
 #: ``RAYS[sq][direction]``: the squares from ``sq`` outwards, nearest first.
 RAYS = _build_rays()
+#: ``RAY_MASKS[sq][direction]``: the same squares as a bit mask (bit ``s`` for square ``s``).
+#: Directions 0 (north) and 2 (east) run towards higher squares, 1 and 3 towards lower ones.
+RAY_MASKS = [tuple(sum(1 << s for s in ray) for ray in rays) for rays in RAYS]
 
 _KNIGHT_JUMPS = (
     (1, 2, 0, 1),
@@ -324,7 +327,10 @@ def _reachable(piece_type: PieceType, color: Color) -> frozenset[int]:
 REACHABLE = {(pt, c): _reachable(pt, c) for pt in PIECE_TYPES for c in (RED, BLACK)}
 
 
-def _move_tables() -> tuple[list[tuple[int, ...] | None], list[int], list[list[int]], list[list[bool]]]:
+_MoveTables = tuple[list[tuple[int, ...] | None], list[int], list[list[int]], list[list[bool]]]
+
+
+def _move_tables() -> _MoveTables:
     """Per ``from * 90 + to``: the squares strictly between on a rank or file (None if not on
     one), the knight's leg (-1 if not a knight jump), per colour the elephant's eye (-1 if not an
     elephant move), and per colour whether the king/advisor/pawn step exists (by piece type)."""
@@ -354,27 +360,6 @@ def _move_tables() -> tuple[list[tuple[int, ...] | None], list[int], list[list[i
 BETWEEN, KNIGHT_LEG, ELEPHANT_EYE, _STEP_OK = _move_tables()
 
 
-def _near_table() -> list[bytes]:
-    """``NEAR[king][sq]``: 1 where a piece on ``sq`` may shield ``king`` or attack it by moving:
-    the king's file and rank (lines, cannon screens, the flying general) and the 5×5 box around
-    it (knight legs and knight squares, pawn steps).  A move whose squares both read 0 for a king
-    can neither expose that king nor check it."""
-    table = []
-    for king in SQUARES:
-        kf, kr = king % 9, king // 9
-        table.append(
-            bytes(
-                1 if (f == kf or r == kr or (abs(f - kf) <= 2 and abs(r - kr) <= 2)) else 0
-                for r in range(10)
-                for f in range(9)
-            )
-        )
-    return table
-
-
-NEAR = _near_table()
-
-
 def _shield_table() -> list[bytes]:
     """``SHIELD[king][sq]``: 1 where a piece on ``sq`` may shield ``king`` (its file and rank, and
     the four knight-leg squares diagonally next to it), or, arriving there, may become a cannon
@@ -393,6 +378,30 @@ def _shield_table() -> list[bytes]:
 
 
 SHIELD = _shield_table()
+
+
+def _check_landing_table() -> list[list[bytes]]:
+    """``CHECK_LANDING[piece_type][king][sq]``: 1 where a piece of that type landing on ``sq``
+    may check ``king``: on its file or rank (directly, or as a new cannon mount), or a knight's
+    or pawn's attacking square.  With ``SHIELD`` for the square left, this tells which moves
+    may give check."""
+    table: list[list[bytes]] = [[] for _ in range(8)]
+    for piece_type in range(8):
+        for king in SQUARES:
+            kf, kr = king % 9, king // 9
+            marks = bytearray(1 if sq % 9 == kf or sq // 9 == kr else 0 for sq in SQUARES)
+            if piece_type == KNIGHT:
+                for origin, _leg in KNIGHT_ATTACKS[king]:
+                    marks[origin] = 1
+            if piece_type == PAWN:
+                for color in (RED, BLACK):
+                    for origin in PAWN_ATTACKERS[color][king]:
+                        marks[origin] = 1
+            table[piece_type].append(bytes(marks))
+    return table
+
+
+CHECK_LANDING = _check_landing_table()
 
 
 def _zobrist_keys() -> tuple[list[list[int]], int]:
@@ -442,6 +451,10 @@ class Board:
         self._counts: dict[int, int] = {}
         self._capture_plies: list[int] = []  # ply count after each capture, for O(1) clocks
         self._checked: bool | None = None  # is_check() of the current position, None = unknown
+        self._occupied = 0  # bit ``s`` set when square ``s`` holds a piece
+        # Per colour, a move that recently proved the side can move: has_legal_move() tries it
+        # first.  Only a hint: it is checked again before use.
+        self._witness: list[Move | None] = [None, None]
         if fen is not None:
             self.set_fen(fen)
 
@@ -452,8 +465,12 @@ class Board:
 
         On error the board is left unchanged.
         """
-        squares, turn = _parse_fen(fen)
+        self._load(*_parse_fen(fen))
+
+    def _load(self, squares: list[int], turn: Color) -> None:
+        """Set up a validated placement with an empty history."""
         self.squares = squares
+        self._occupied = sum(1 << sq for sq in SQUARES if squares[sq])
         self.turn = turn
         self.king_squares = [
             squares.index(piece_code(KING, RED)),
@@ -491,6 +508,7 @@ class Board:
         """An independent copy, with the move stack and history."""
         board = Board(None)
         board.squares = self.squares[:]
+        board._occupied = self._occupied
         board.turn = self.turn
         board.king_squares = self.king_squares[:]
         board.move_stack = self.move_stack[:]
@@ -621,19 +639,45 @@ class Board:
         squares = self.squares
         ksq = self.king_squares[color]
         black = 0 if color == BLACK else BLACK_BIT  # the enemy's colour bit
-        rook, cannon, king = ROOK | black, CANNON | black, KING | black
-        for direction, ray in enumerate(RAYS[ksq]):
-            screen = False
-            for s in ray:
-                code = squares[s]
-                if code:
-                    if screen:
-                        if code == cannon:
-                            return True
-                        break
-                    if code == rook or (code == king and direction < 2):
-                        return True
-                    screen = True
+        rook, cannon = ROOK | black, CANNON | black
+        occupied = self._occupied
+        north, south, east, west = RAY_MASKS[ksq]
+        # Along each line the nearest piece may be a rook (or, on the file, the other king)
+        # and the second nearest a cannon.
+        blockers = occupied & north
+        if blockers:
+            first = blockers & -blockers
+            code = squares[first.bit_length() - 1]
+            if code == rook or code == KING | black:
+                return True
+            blockers ^= first
+            if blockers and squares[(blockers & -blockers).bit_length() - 1] == cannon:
+                return True
+        blockers = occupied & south
+        if blockers:
+            first_sq = blockers.bit_length() - 1
+            code = squares[first_sq]
+            if code == rook or code == KING | black:
+                return True
+            blockers ^= 1 << first_sq
+            if blockers and squares[blockers.bit_length() - 1] == cannon:
+                return True
+        blockers = occupied & east
+        if blockers:
+            first = blockers & -blockers
+            if squares[first.bit_length() - 1] == rook:
+                return True
+            blockers ^= first
+            if blockers and squares[(blockers & -blockers).bit_length() - 1] == cannon:
+                return True
+        blockers = occupied & west
+        if blockers:
+            first_sq = blockers.bit_length() - 1
+            if squares[first_sq] == rook:
+                return True
+            blockers ^= 1 << first_sq
+            if blockers and squares[blockers.bit_length() - 1] == cannon:
+                return True
         knight = KNIGHT | black
         for origin, leg in KNIGHT_ATTACKS[ksq]:
             if squares[origin] == knight and not squares[leg]:
@@ -717,57 +761,48 @@ class Board:
 
     def legal_moves(self) -> list[Move]:
         """All legal moves of the side to move."""
-        color = self.turn
-        out = []
-        for move in self.pseudo_legal_moves():
-            captured = self._make(move)
-            if not self.is_in_check(color):
-                out.append(move)
-            self._unmake(move, captured)
-        return out
+        return list(self._legal_move_iter())
 
     def has_legal_move(self) -> bool:
         """Whether the side to move has a legal move (cheap: called after every move)."""
         color = self.turn
-        if not self.is_check():
-            # Out of check, a move between squares far from the own king is legal.  Try the
-            # piece the side moved last (it can usually move back), then the others.
-            squares = self.squares
-            near = SHIELD[self.king_squares[color]]
-            stack = self.move_stack
-            if len(stack) >= 2:
-                back_to, back_from = stack[-2]
-                if not squares[back_to]:
-                    back = _ALL_MOVES[back_from][back_to]
-                    if self.is_pseudo_legal(back):
-                        if not (near[back_from] or near[back_to]):
-                            return True
-                        self._make(back)
-                        safe = not self.is_in_check(color)
-                        self._unmake(back, EMPTY)
-                        if safe:
-                            return True
-            own = BLACK_BIT if color == BLACK else 0
-            order = range(90) if color == RED else range(89, -1, -1)
-            for sq in order:
-                code = squares[sq]
-                if not code or (code & BLACK_BIT) != own or near[sq]:
-                    continue
+        if self.is_check():
+            return any(True for _ in self._legal_move_iter())
+        # Out of check, a move between squares that shield nothing is legal.  Try the move that
+        # proved it last time (a hint, checked again), then moving the last-moved piece back.
+        near = SHIELD[self.king_squares[color]]
+        witness = self._witness[color]
+        if witness is not None and not (near[witness[0]] or near[witness[1]]):
+            if self.is_pseudo_legal(witness):
+                return True
+        stack = self.move_stack
+        if len(stack) >= 2:
+            back_to, back_from = stack[-2]
+            if not (near[back_from] or near[back_to]) and not self.squares[back_to]:
+                if self.is_pseudo_legal(_ALL_MOVES[back_from][back_to]):
+                    return True
+        squares = self.squares
+        own = BLACK_BIT if color == BLACK else 0
+        for sq in SQUARES:
+            code = squares[sq]
+            if code and (code & BLACK_BIT) == own and not near[sq]:
                 for move in self._piece_moves(sq, code, color, own):
                     if not near[move.to_square]:
+                        self._witness[color] = move
                         return True
-                    captured = self._make(move)
-                    safe = not self.is_in_check(color)
-                    self._unmake(move, captured)
-                    if safe:
-                        return True
+        for move in self._legal_move_iter():
+            self._witness[color] = move
+            return True
+        return False
+
+    def _legal_move_iter(self) -> Iterator[Move]:
+        color = self.turn
         for move in self.pseudo_legal_moves():
             captured = self._make(move)
             safe = not self.is_in_check(color)
             self._unmake(move, captured)
             if safe:
-                return True
-        return False
+                yield move
 
     def is_pseudo_legal(self, move: Move) -> bool:
         """Whether ``move`` follows its piece's movement rule (king safety not checked)."""
@@ -831,6 +866,7 @@ class Board:
         captured = squares[t]
         squares[t] = code
         squares[f] = EMPTY
+        self._occupied = (self._occupied | (1 << t)) ^ (1 << f)
         if code & 7 == KING:
             self.king_squares[code_color(code)] = t
         return captured
@@ -841,8 +877,18 @@ class Board:
         code = squares[t]
         squares[f] = code
         squares[t] = captured
+        self._occupied ^= (1 << f) if captured else (1 << f) | (1 << t)
         if code & 7 == KING:
             self.king_squares[code_color(code)] = f
+
+    def _set_square(self, sq: int, code: int) -> None:
+        """Put ``code`` (or EMPTY) on ``sq`` directly, keeping the occupancy in step; for
+        what-if probes that must be undone by the caller.  Kings must not be moved this way."""
+        self.squares[sq] = code
+        if code:
+            self._occupied |= 1 << sq
+        else:
+            self._occupied &= ~(1 << sq)
 
     def push(self, move: Move) -> None:
         """Make a move (assumed legal; see :meth:`push_iccs` for a checked push)."""
@@ -856,14 +902,19 @@ class Board:
             new_hash ^= ZOBRIST[captured][t]
         squares[t] = code
         squares[f] = EMPTY
+        self._occupied = (self._occupied | (1 << t)) ^ (1 << f)
         if code & 7 == KING:
             self.king_squares[code_color(code)] = t
         self.turn ^= 1
         self._hash = new_hash
         checked = self._checked
-        near = NEAR[self.king_squares[self.turn]]
-        # A move far from the enemy king cannot check it; otherwise find out when asked.
-        self._checked = None if near[f] or near[t] else False
+        enemy_king = self.king_squares[self.turn]
+        # A move that uncovers no line or knight leg to the enemy king and lands where it cannot
+        # check cannot give check; otherwise find out when asked.
+        if SHIELD[enemy_king][f] or CHECK_LANDING[code & 7][enemy_king][t]:
+            self._checked = None
+        else:
+            self._checked = False
         if captured:
             # A capture makes every earlier position unreachable: start a new history segment.
             self._undo.append(_Undo(move, captured, h, self._counts, checked))
@@ -978,11 +1029,7 @@ def _parse_fen(fen: str) -> tuple[list[int], Color]:
         raise InvalidFenError(f"side to move must be 'w', 'r' or 'b', got {side!r}")
     turn = BLACK if side == "b" else RED
     probe = Board(None)
-    probe.squares = squares
-    probe.king_squares = [
-        squares.index(piece_code(KING, RED)),
-        squares.index(piece_code(KING, BLACK)),
-    ]
+    probe._load(squares, turn)
     if probe.is_in_check(1 - turn):
         raise InvalidFenError(f"the side not to move ({COLOR_NAMES[1 - turn]}) is in check")
     return squares, turn

@@ -163,9 +163,9 @@ def is_pinned(board: Board, sq: int) -> bool:
     color = code_color(code)
     if code & 7 == KING or board.is_in_check(color):
         return False
-    board.squares[sq] = EMPTY
+    board._set_square(sq, EMPTY)
     exposed = board.is_in_check(color)
-    board.squares[sq] = code
+    board._set_square(sq, code)
     return exposed
 
 
@@ -269,7 +269,7 @@ def _root_was_unmounted(board: Board, threat: Threat, vacated: int) -> bool:
     that protected the victim (art. 26, D61: moving a cannon mount chases nothing)."""
     squares = board.squares
     defender = code_color(squares[threat.victim])
-    squares[vacated] = _BLOCKER
+    board._set_square(vacated, _BLOCKER)
     capture = Move(threat.attacker, threat.victim)
     captured = board._make(capture)
     try:
@@ -281,7 +281,7 @@ def _root_was_unmounted(board: Board, threat: Threat, vacated: int) -> bool:
         )
     finally:
         board._unmake(capture, captured)
-        squares[vacated] = EMPTY
+        board._set_square(vacated, EMPTY)
 
 
 def _between(a: int, b: int, c: int) -> bool:
