@@ -23,7 +23,7 @@ Move.from_iccs('h2e2')
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from typing import NamedTuple
 
 Color = int
@@ -455,6 +455,7 @@ class Board:
         # Per colour, a move that recently proved the side can move: has_legal_move() tries it
         # first.  Only a hint: it is checked again before use.
         self._witness: list[Move | None] = [None, None]
+        self._in_check_witness: list[Move | None] = [None, None]
         if fen is not None:
             self.set_fen(fen)
 
@@ -767,7 +768,24 @@ class Board:
         """Whether the side to move has a legal move (cheap: called after every move)."""
         color = self.turn
         if self.is_check():
-            return any(True for _ in self._legal_move_iter())
+            # In check: the move that answered the last check, then the king's steps, then all.
+            witness = self._in_check_witness[color]
+            if witness is not None and self.is_pseudo_legal(witness):
+                captured = self._make(witness)
+                safe = not self.is_in_check(color)
+                self._unmake(witness, captured)
+                if safe:
+                    return True
+            king = self.king_squares[color]
+            own = BLACK_BIT if color else 0
+            steps = self._piece_moves(king, self.squares[king], color, own)
+            for move in self._legal_move_iter(steps):
+                self._in_check_witness[color] = move
+                return True
+            for move in self._legal_move_iter():
+                self._in_check_witness[color] = move
+                return True
+            return False
         # Out of check, a move between squares that shield nothing is legal.  Try the move that
         # proved it last time (a hint, checked again), then moving the last-moved piece back.
         near = SHIELD[self.king_squares[color]]
@@ -779,7 +797,9 @@ class Board:
         if len(stack) >= 2:
             back_to, back_from = stack[-2]
             if not (near[back_from] or near[back_to]) and not self.squares[back_to]:
-                if self.is_pseudo_legal(_ALL_MOVES[back_from][back_to]):
+                back = _ALL_MOVES[back_from][back_to]
+                if self.is_pseudo_legal(back):
+                    self._witness[color] = back
                     return True
         squares = self.squares
         own = BLACK_BIT if color == BLACK else 0
@@ -795,9 +815,10 @@ class Board:
             return True
         return False
 
-    def _legal_move_iter(self) -> Iterator[Move]:
+    def _legal_move_iter(self, moves: Iterable[Move] | None = None) -> Iterator[Move]:
+        """The legal ones among ``moves`` (by default all pseudo-legal moves)."""
         color = self.turn
-        for move in self.pseudo_legal_moves():
+        for move in self.pseudo_legal_moves() if moves is None else moves:
             captured = self._make(move)
             safe = not self.is_in_check(color)
             self._unmake(move, captured)

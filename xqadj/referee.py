@@ -302,8 +302,12 @@ def judge_cycle(board: Board, length: int) -> Ruling:
     ids = _piece_ids(work)
     replay = _Replay()
     notes = []
+    # The second loop usually replays the first one's positions: classify each (position, move)
+    # once.
+    known: dict[tuple[int, Move], MoveClass] = {}
     for move in cycle:
-        cls = classify_move(work, move)
+        key = (work.zobrist_hash(), move)
+        cls = known.get(key) or known.setdefault(key, classify_move(work, move))
         work.push(move)
         f, t = move
         ids[t], ids[f] = ids[f], ""
