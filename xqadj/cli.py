@@ -7,6 +7,8 @@ import sys
 from importlib import resources
 
 from xqadj import __version__
+from xqadj import match as match_module
+from xqadj import proxy as proxy_module
 from xqadj.board import STARTING_FEN, XqadjError
 from xqadj.referee import Game
 
@@ -70,6 +72,24 @@ def build_parser() -> argparse.ArgumentParser:
     serve.set_defaults(func=_serve)
     demo = commands.add_parser("demo", help="follow a bundled rulebook game and show its ruling")
     demo.set_defaults(func=_demo)
+    match = commands.add_parser(
+        "match",
+        help="play games between two engines, refereed by xqadj",
+        description="Play games between two UCI/UCCI engines; xqadj ends each game at its "
+        "ruling, checkmate, stalemate or the move limit, and forfeits a crashed, hung or "
+        "illegal-moving engine.",
+    )
+    match_module.add_arguments(match)
+    match.set_defaults(func=match_module.main)
+    proxy = commands.add_parser(
+        "proxy",
+        help="stand between a GUI and an engine, adding rulings and banmoves",
+        description="Run an engine behind xqadj: every line passes through both ways; rulings "
+        "are shown to the GUI as 'info string xqadj ruling ...'; a UCCI engine is sent the "
+        "banned moves before each 'go'. Usage: xqadj proxy [options] -- <engine command>",
+    )
+    proxy_module.add_arguments(proxy)
+    proxy.set_defaults(func=proxy_module.main)
     return parser
 
 
