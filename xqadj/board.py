@@ -172,8 +172,14 @@ class Move(NamedTuple):
 
 
 _ALL_MOVES = [[Move(f, t) for t in SQUARES] for f in SQUARES]
-_ICCS_MOVES = {m.iccs(): m for row in _ALL_MOVES for m in row if m.from_square != m.to_square}
-_FAIRY_MOVES = {m.fairy(): m for row in _ALL_MOVES for m in row if m.from_square != m.to_square}
+_ICCS_NAMES = [FILE_NAMES[sq % 9] + str(sq // 9) for sq in SQUARES]
+_FAIRY_NAMES = [FILE_NAMES[sq % 9] + str(sq // 9 + 1) for sq in SQUARES]
+_ICCS_MOVES = {
+    _ICCS_NAMES[f] + _ICCS_NAMES[t]: _ALL_MOVES[f][t] for f in SQUARES for t in SQUARES if f != t
+}
+_FAIRY_MOVES = {
+    _FAIRY_NAMES[f] + _FAIRY_NAMES[t]: _ALL_MOVES[f][t] for f in SQUARES for t in SQUARES if f != t
+}
 
 # --- geometry tables, computed once at import ---------------------------------------------
 
@@ -385,19 +391,21 @@ def _check_landing_table() -> list[list[bytes]]:
     may check ``king``: on its file or rank (directly, or as a new cannon mount), or a knight's
     or pawn's attacking square.  With ``SHIELD`` for the square left, this tells which moves
     may give check."""
-    table: list[list[bytes]] = [[] for _ in range(8)]
-    for piece_type in range(8):
-        for king in SQUARES:
-            kf, kr = king % 9, king // 9
-            marks = bytearray(1 if sq % 9 == kf or sq // 9 == kr else 0 for sq in SQUARES)
-            if piece_type == KNIGHT:
-                for origin, _leg in KNIGHT_ATTACKS[king]:
-                    marks[origin] = 1
-            if piece_type == PAWN:
-                for color in (RED, BLACK):
-                    for origin in PAWN_ATTACKERS[color][king]:
-                        marks[origin] = 1
-            table[piece_type].append(bytes(marks))
+    lines = [
+        bytearray(1 if sq % 9 == king % 9 or sq // 9 == king // 9 else 0 for sq in SQUARES)
+        for king in SQUARES
+    ]
+    knight, pawn = [bytearray(row) for row in lines], [bytearray(row) for row in lines]
+    for king in SQUARES:
+        for origin, _leg in KNIGHT_ATTACKS[king]:
+            knight[king][origin] = 1
+        for color in (RED, BLACK):
+            for origin in PAWN_ATTACKERS[color][king]:
+                pawn[king][origin] = 1
+    line_table = [bytes(row) for row in lines]
+    table = [line_table] * 8  # the other piece types check only along lines
+    table[KNIGHT] = [bytes(row) for row in knight]
+    table[PAWN] = [bytes(row) for row in pawn]
     return table
 
 
