@@ -16,6 +16,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
+from collections.abc import Callable
+from importlib import import_module
+from importlib.util import find_spec
 
 from xqadj.board import (
     BLACK,
@@ -35,7 +38,9 @@ from xqadj.board import (
 )
 from xqadj.classify import MoveClass, classify_move
 
-RULE_SETS = ("axf",)
+#: The rules profiles: ``axf`` (AXF/WXF, the default) and ``cxa`` (Chinese Xiangqi Association
+#: 2020), when its module is present.
+RULE_SETS: tuple[str, ...] = ("axf", "cxa") if find_spec("xqadj.cxa") else ("axf",)
 
 
 class Reason(StrEnum):
@@ -88,6 +93,13 @@ class Ruling:
     #: Readable description of each victim, parallel to ``classifications``.
     notes: tuple[str, ...] = field(default=(), compare=False)
     start_turn: Color = RED
+    #: The rules profile that made the ruling: ``axf`` or ``cxa``.
+    rules: str = "axf"
+    #: Per move of the cycle, the rulebook's label in the profile's vocabulary (CXA: 将 杀 捉 兑
+    #: 献 拦 跟 闲); empty for AXF, whose classifications say it.
+    labels: tuple[str, ...] = ()
+    #: A profile's own explanation of a repetition ruling; explain() returns it when set.
+    explanation: str = field(default="", compare=False)
 
     @property
     def winner(self) -> Color | None:
@@ -95,6 +107,8 @@ class Ruling:
 
     def explain(self) -> str:
         """One readable paragraph (English, with the Chinese terms)."""
+        if self.explanation:
+            return self.explanation
         if self.reason is Reason.CHECKMATE:
             return (
                 f"{_side(self.offender)} is checkmated (将死) at ply {self.ply}; "
@@ -235,6 +249,10 @@ class Game:
         hashes = board.position_hashes_since_capture()
         first = hashes.index(board.zobrist_hash())
         length = len(hashes) - 1 - first
+        if self.rules == "cxa":
+            # The CXA profile's look-ahead lives in its own module, loaded when first used.
+            judge: Callable[[Board, int], Ruling] = import_module("xqadj.cxa").judge_cycle
+            return judge(board, length)
         return judge_cycle(board, length)
 
     def banned_moves(self) -> list[Move]:
