@@ -14,9 +14,9 @@ mate/stalemate probe.  Moves are classified only when a position occurs for the 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
-from collections.abc import Callable
 from importlib import import_module
 from importlib.util import find_spec
 
