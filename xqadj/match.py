@@ -21,7 +21,7 @@ from typing import TextIO
 
 from xqadj.board import BLACK, RED, STARTING_FEN, Board, Move, XqadjError
 from xqadj.engine import Engine, EngineError, EngineSpec, SearchLimit
-from xqadj.referee import Game, Ruling
+from xqadj.referee import RULE_SETS, Game, Ruling
 
 
 @dataclass(frozen=True)
@@ -159,10 +159,11 @@ def play_game(
     limit: SearchLimit,
     move_limit: int,
     max_plies: int,
+    rules: str = "axf",
 ) -> GameRecord:
     """Play one game; never raises for an engine failure (the engine forfeits)."""
     record = GameRecord(number, red.spec.name, black.spec.name, opening)
-    game = Game(opening.fen, move_limit=move_limit)
+    game = Game(opening.fen, rules=rules, move_limit=move_limit)
     for text in opening.moves:
         game.push_iccs(text)
     slots = {RED: red, BLACK: black}
@@ -233,6 +234,7 @@ class MatchConfig:
     max_plies: int = 600
     pgn: Path | None = None
     event: str = "xqadj match"
+    rules: str = "axf"
 
 
 def run_match(config: MatchConfig, out: TextIO = sys.stdout) -> list[GameRecord]:
@@ -264,7 +266,14 @@ def run_match(config: MatchConfig, out: TextIO = sys.stdout) -> list[GameRecord]
         red, black = (a, b) if index % 2 == 0 else (b, a)
         opening = config.openings[(index // 2) % len(config.openings)]
         record = play_game(
-            index + 1, opening, red, black, config.limit, config.move_limit, config.max_plies
+            index + 1,
+            opening,
+            red,
+            black,
+            config.limit,
+            config.move_limit,
+            config.max_plies,
+            config.rules,
         )
         with lock:
             records[index] = record
@@ -317,7 +326,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     limit.add_argument("--movetime", type=int, help="milliseconds per move (default 100)")
     limit.add_argument("--depth", type=int, help="search depth per move")
     limit.add_argument("--nodes", type=int, help="nodes per move")
-    parser.add_argument("--rules", choices=["axf"], default="axf", help="rules profile")
+    parser.add_argument(
+        "--rules", choices=RULE_SETS, default="axf", help="rules profile (default axf)"
+    )
     parser.add_argument(
         "--move-limit",
         type=int,
@@ -363,6 +374,7 @@ def main(args: argparse.Namespace) -> int:
         args.max_plies,
         args.pgn,
         args.event,
+        args.rules,
     )
     records = run_match(config)
     first, second = engines

@@ -22,6 +22,7 @@ import threading
 from typing import BinaryIO, TextIO
 
 from xqadj.protocol import Session
+from xqadj.referee import RULE_SETS
 
 
 class Proxy:
@@ -144,7 +145,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="the engine's move notation under UCI: iccs (ranks 0-9, default) "
         "or fairy (ranks 1-10, Fairy-Stockfish); UCCI always uses iccs",
     )
-    parser.add_argument("--rules", choices=["axf"], default="axf", help="rules profile")
+    parser.add_argument(
+        "--rules", choices=RULE_SETS, default="axf", help="rules profile (default axf)"
+    )
     parser.add_argument(
         "--move-limit", type=int, default=0, help="natural move limit in moves, 0 = off (default)"
     )
