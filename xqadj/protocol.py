@@ -168,7 +168,7 @@ class Session:
             )
         if (options.rules, options.move_limit) != (self.options.rules, self.options.move_limit):
             # The game is followed again under the new rules; its ruling may change.
-            game = self._replay(self.start_fen, [m.iccs() for m in self.game.moves], options)
+            game = self._replay(self.start_fen, [self._format(m) for m in self.game.moves], options)
             self.options = options
             self.game = game
             return []
