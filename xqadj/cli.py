@@ -7,8 +7,6 @@ import sys
 from importlib import resources
 
 from xqadj import __version__
-from xqadj import match as match_module
-from xqadj import proxy as proxy_module
 from xqadj.board import STARTING_FEN, XqadjError
 from xqadj.referee import Game
 
@@ -64,6 +62,10 @@ def _serve(args: argparse.Namespace) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
+    from xqadj import match as match_module
+    from xqadj import proxy as proxy_module
+    from xqadj import replay as replay_module
+
     parser = argparse.ArgumentParser(prog="xqadj", description=DESCRIPTION)
     parser.add_argument("--version", action="version", version=f"xqadj {__version__}")
     parser.set_defaults(func=_serve)
@@ -90,10 +92,20 @@ def build_parser() -> argparse.ArgumentParser:
     )
     proxy_module.add_arguments(proxy)
     proxy.set_defaults(func=proxy_module.main)
+    replay = commands.add_parser(
+        "replay",
+        help="follow the games of PGN/XQF/CBR/CBF/line files and print their first rulings",
+        description=replay_module.DESCRIPTION,
+    )
+    replay_module.add_arguments(replay)
+    replay.set_defaults(func=replay_module.main)
     return parser
 
 
 def main(argv: list[str] | None = None) -> int:
+    if not (sys.argv[1:] if argv is None else argv):
+        # The protocol server, as GUIs start it: skip loading the subcommands (start-up time).
+        return _serve(argparse.Namespace())
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
