@@ -30,6 +30,8 @@ from xqadj.board import (
     KNIGHT,
     KNIGHT_ATTACKS,
     PAWN,
+    PIECE_NAMES,
+    RED,
     ROOK,
     Board,
     Color,
@@ -58,22 +60,22 @@ class Threat(NamedTuple):
     victim: int
 
     def describe(self, board: Board) -> str:
-        a, v = board.piece_at(self.attacker), board.piece_at(self.victim)
-        a_name = f"{_name(a.piece_type)} {square_name(self.attacker)}" if a else "?"
-        v_name = f"{_name(v.piece_type)} {square_name(self.victim)}" if v else "?"
-        return f"{a_name} chases {v_name}"
-
-
-def _name(piece_type: int) -> str:
-    return ("", "king", "advisor", "elephant", "knight", "rook", "cannon", "pawn")[piece_type]
+        """``'cannon b2 attacks rook f2'``, for the board after the move."""
+        attacker, victim = board.piece_at(self.attacker), board.piece_at(self.victim)
+        if attacker is None or victim is None:
+            return f"{square_name(self.attacker)} attacks {square_name(self.victim)}"
+        return (
+            f"{PIECE_NAMES[attacker.piece_type]} {square_name(self.attacker)} attacks "
+            f"{PIECE_NAMES[victim.piece_type]} {square_name(self.victim)}"
+        )
 
 
 class MoveClass(NamedTuple):
     """What a move is under the AXF/WXF rules.
 
-    ``check``: the move attacks the enemy king.  ``victims``: the chases the move creates (kept
-    for a checking move too, for the explanation, but a check is graded as a check: see
-    docs/rulings.md).
+    ``check``: the move attacks the enemy king.  ``victims``: the chases the move creates.  A
+    move can be both: it then counts towards perpetual check and towards perpetual chase
+    (docs/rulings.md, D-5); :attr:`kind` names it by the heavier, ``'check'``.
     """
 
     move: Move
@@ -90,7 +92,7 @@ class MoveClass(NamedTuple):
 
 def _is_uncrossed_pawn(code: int, sq: int) -> bool:
     rank = square_rank(sq)
-    return code & 7 == PAWN and (rank <= 4 if code_color(code) == 0 else rank >= 5)
+    return code & 7 == PAWN and (rank <= 4 if code_color(code) == RED else rank >= 5)
 
 
 def _legal_capture(board: Board, origin: int, target: int) -> bool:

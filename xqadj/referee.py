@@ -410,15 +410,6 @@ def _chase_article(replay: _Replay, loser: SideVerdict) -> str:
 
 
 def _note(board: Board, cls: MoveClass) -> str:
-    """The victims of a move, readable: ``', rook h2 attacks cannon c2'``."""
-    parts = []
-    for threat in cls.victims:
-        attacker = board.piece_at(threat.attacker)
-        victim = board.piece_at(threat.victim)
-        if attacker is None or victim is None:
-            continue
-        parts.append(
-            f"{PIECE_NAMES[attacker.piece_type]} {square_name(threat.attacker)} attacks "
-            f"{PIECE_NAMES[victim.piece_type]} {square_name(threat.victim)}"
-        )
+    """The victims of a move, readable: ``', cannon b2 attacks rook f2'``."""
+    parts = [threat.describe(board) for threat in cls.victims]
     return ", " + "; ".join(parts) if parts else ""
