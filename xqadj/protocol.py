@@ -15,6 +15,7 @@ command line into output lines, with no I/O of its own, so it can be tested and 
 
 from __future__ import annotations
 
+import io
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -148,7 +149,7 @@ class Session:
                 )
             options.notation = value.lower()
         elif key == "movelimit":
-            if not value.isdigit() or int(value) > MAX_MOVE_LIMIT:
+            if not _is_count(value) or int(value) > MAX_MOVE_LIMIT:
                 raise ProtocolError(
                     "bad-value",
                     f"MoveLimit {value or '(none)'}: expected a whole "
@@ -168,7 +169,18 @@ class Session:
             )
         if (options.rules, options.move_limit) != (self.options.rules, self.options.move_limit):
             # The game is followed again under the new rules; its ruling may change.
-            game = self._replay(self.start_fen, [self._format(m) for m in self.game.moves], options)
+            try:
+                game = self._replay(
+                    self.start_fen, [self._format(m) for m in self.game.moves], options
+                )
+            except ProtocolError as error:
+                # The new value would have ended the game before its last move: refuse it
+                # rather than drop the moves played since.
+                raise ProtocolError(
+                    "bad-value",
+                    f"{name} {value}: the current game would have ended earlier "
+                    f"({error.details}); send ucinewgame or a new position first",
+                ) from None
             self.options = options
             self.game = game
             return []
@@ -188,6 +200,8 @@ class Session:
             head, moves = args[:split], args[split + 1 :]
         else:
             head, moves = args, []
+        if not head:
+            raise ProtocolError("bad-position", "expected startpos or fen before moves")
         if head[0] == "startpos":
             if len(head) != 1:
                 raise ProtocolError(
@@ -215,11 +229,11 @@ class Session:
 
     def _move(self, args: list[str]) -> list[str]:
         if not args:
-            raise ProtocolError("bad-move", "usage: move <move> [<move> ...]")
+            raise ProtocolError("bad-argument", "usage: move <move> [<move> ...]")
         return self._extend(args, offset=0)
 
     def _undo(self, args: list[str]) -> list[str]:
-        if len(args) > 1 or (args and not args[0].isdigit()):
+        if len(args) > 1 or (args and not _is_count(args[0])):
             raise ProtocolError("bad-argument", "usage: undo [<plies>]")
         count = int(args[0]) if args else 1
         if count > self.game.ply:
@@ -328,6 +342,11 @@ class Session:
         return lines
 
 
+def _is_count(text: str) -> bool:
+    """A whole number written with at most 9 ASCII digits (``str.isdigit`` accepts ``'²'``)."""
+    return text.isascii() and text.isdigit() and len(text) <= 9
+
+
 def _sq(session: Session, square: int) -> str:
     name = Move(square, square).iccs()[:2]
     if session.options.notation == "fairy":
@@ -337,18 +356,22 @@ def _sq(session: Session, square: int) -> str:
 
 def _read_line(stream: BinaryIO) -> tuple[bytes, bool]:
     """Read one line of at most MAX_LINE_BYTES; returns (line, too_long).  b'' at end of input."""
-    line = stream.readline(MAX_LINE_BYTES + 1)
-    if len(line) <= MAX_LINE_BYTES or line.endswith(b"\n"):
+    line = stream.readline(MAX_LINE_BYTES + 2)  # room for CR LF after a line of the maximum
+    ended = line.endswith(b"\n")
+    if len(line.rstrip(b"\r\n") if ended else line) <= MAX_LINE_BYTES:
         return line, False
-    while True:  # skip the rest of an over-long line
+    while not ended:  # skip the rest of an over-long line
         rest = stream.readline(MAX_LINE_BYTES)
-        if not rest or rest.endswith(b"\n"):
-            return line, True
+        ended = not rest or rest.endswith(b"\n")
+    return line, True
 
 
 def serve(stdin: BinaryIO | None = None, stdout: TextIO | None = None) -> int:
     """Serve the protocol until ``quit`` or end of input; returns the exit status (0)."""
     source = stdin if stdin is not None else sys.stdin.buffer
+    if stdout is None and isinstance(sys.stdout, io.TextIOWrapper):
+        # The protocol is UTF-8 with LF line ends, whatever the locale says.
+        sys.stdout.reconfigure(encoding="utf-8", newline="\n")
     sink = stdout if stdout is not None else sys.stdout
     session = Session()
     while True:
