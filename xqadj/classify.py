@@ -117,15 +117,42 @@ def is_protected(board: Board, attacker: int, victim: int) -> bool:
     then stands.
     """
     defender = code_color(board.squares[victim])
+    # A check given by the move being classified is answered before the capture can happen,
+    # so it does not make a root fake: only an exposure the recapture itself creates does.
+    king = board.king_squares[defender]
+    pending = (
+        frozenset(board.attackers(king, 1 - defender)) if board.is_in_check(defender) else None
+    )
     capture = Move(attacker, victim)
     captured = board._make(capture)
     try:
         for origin in board.attackers(victim, defender):
-            if _legal_capture(board, origin, victim):
+            if pending is None:
+                if _legal_capture(board, origin, victim):
+                    return True
+            elif _recapture_exposes_nothing_new(board, origin, victim, king, pending):
                 return True
         return False
     finally:
         board._unmake(capture, captured)
+
+
+def _recapture_exposes_nothing_new(
+    board: Board, origin: int, victim: int, king: int, pending: frozenset[int]
+) -> bool:
+    """Whether recapturing on ``victim`` from ``origin`` leaves the king attacked by nothing
+    but the pieces already checking it (a pinned protector or a king stepping into an attack
+    is still a fake root)."""
+    defender = code_color(board.squares[origin])
+    move = Move(origin, victim)
+    captured = board._make(move)
+    try:
+        now = set(board.attackers(board.king_squares[defender], 1 - defender))
+    finally:
+        board._unmake(move, captured)
+    if origin == king:
+        return not now
+    return now <= pending
 
 
 def _is_threat(board: Board, attacker: int, victim: int, legal: bool) -> bool:
