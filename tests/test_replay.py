@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from support import skip_or_fail
 
 from xqadj.referee import Game
 
@@ -70,13 +71,13 @@ def cases() -> list[dict[str, str]]:
         if path.exists():
             with path.open(encoding="utf-8", newline="") as handle:
                 return list(csv.DictReader(handle, delimiter="\t"))
-    pytest.skip("axf-cases.tsv not found")
+    skip_or_fail("axf-cases.tsv not found")
 
 
 def game_files() -> list[Path]:
     files = sorted(GAMES_DIR.glob("*.pgn"))
     if not files:
-        pytest.skip(f"no real games in {GAMES_DIR}")
+        skip_or_fail(f"no real games in {GAMES_DIR}")
     return files
 
 
@@ -393,7 +394,7 @@ def test_lines_one_rulebook_case_per_line(tmp_path: Path) -> None:
 def test_tsv_case_table_read_directly() -> None:
     path = next((p for p in CASES_FILES if p.exists()), None)
     if path is None:
-        pytest.skip("axf-cases.tsv not found")
+        skip_or_fail("axf-cases.tsv not found")
     rows = cases()
     result = run("--json", path)
     assert result.returncode == 0, result.stderr
