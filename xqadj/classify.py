@@ -263,21 +263,40 @@ def classify_move(board: Board, move: Move) -> MoveClass:
     """
     side = board.turn
     f, t = move
-
-    def moved(sq: int) -> int:
-        return t if sq == f else sq
-
-    before_threats = {Threat(moved(a), v) for a, v in threats(board, side, legal=False)}
-    before_attacks = {Threat(moved(a), v) for a, v in _attacks(board, side)}
-    confined_before = is_pinned(board, f)
+    squares = board.squares
+    # Only an attack that exists after the move can be a chase: find those first, then look at
+    # each one before the move (standing threat? standing attack?) and after it.
     board.push(move)
     try:
         check = board.is_check()
+        candidates = sorted(
+            threat
+            for threat in _attacks(board, side)
+            if squares[threat.attacker] & 7 not in LICENSED_CHASERS
+            and not _is_uncrossed_pawn(squares[threat.victim], threat.victim)
+        )
+    finally:
+        board.pop()
+    standing_threats, standing_attacks = set(), set()
+    attackers_before: dict[int, list[int]] = {}
+    for threat in candidates:
+        origin = f if threat.attacker == t else threat.attacker
+        if threat.victim not in attackers_before:
+            attackers_before[threat.victim] = board.attackers(threat.victim, side)
+        if origin in attackers_before[threat.victim]:
+            standing_attacks.add(threat)
+            if _is_threat(board, origin, threat.victim, legal=False):
+                standing_threats.add(threat)
+    confined_before = is_pinned(board, f)
+    board.push(move)
+    try:
         victims = []
         confined = confined_before and is_pinned(board, t)
-        for threat in sorted(threats(board, side, legal=True)):
-            if threat in before_threats:
+        for threat in candidates:
+            if threat in standing_threats:
                 continue  # a standing threat: the move did not create it
+            if not _is_threat(board, threat.attacker, threat.victim, legal=True):
+                continue
             if confined and threat.attacker == t:
                 continue  # a piece confined to its line moving along it chases nothing (art. 27)
             if threat.attacker != t and held_by_knight(board, threat.attacker):
@@ -285,7 +304,7 @@ def classify_move(board: Board, move: Move) -> MoveClass:
                 # move": unless it moved itself, it chases nothing, not even the knight that
                 # holds it (art. 19, D39-41; it moved into the hold in D50).
                 continue
-            if threat in before_attacks and _root_was_unmounted(board, threat, f):
+            if threat in standing_attacks and _root_was_unmounted(board, threat, f):
                 continue
             victims.append(threat)
     finally:

@@ -216,6 +216,7 @@ class Game:
         return self.ruling
 
     def push_iccs(self, text: str) -> Ruling | None:
+        """Push a move in ICCS notation (``'h2e2'``); see :meth:`push`."""
         return self.push(Move.from_iccs(text))
 
     def push_text(self, text: str, notation: str = "iccs") -> Ruling | None:
