@@ -29,6 +29,7 @@ from pathlib import Path
 import pexpect
 import pexpect.popen_spawn
 import pytest
+from test_cxa import case_params  # the CXA cases' xfail list lives there
 
 ROOT = Path(__file__).resolve().parents[1]
 PROTOCOL_DIR = ROOT / "protocol"
@@ -46,7 +47,7 @@ ERROR_CODES = (
     "unknown-command bad-position bad-fen bad-move illegal-move game-over bad-option bad-value "
     "bad-argument line-too-long bad-encoding internal"
 ).split()
-REASONS = "checkmate|stalemate|perpetual-check|perpetual-chase|repetition|move-limit"
+REASONS = "checkmate|stalemate|perpetual-check|perpetual-chase|perpetual-kill|repetition|move-limit"
 #: Every line the protocol may print (PROTOCOL.md, "Commands" and "Output").
 PROTOCOL_LINE = re.compile(
     rf"""
@@ -285,7 +286,7 @@ def test_transcript_as_stream(path: Path, how: str) -> None:
 HANDSHAKE = [
     "id name xqadj 0.1.0",
     "id author the xqadj developers",
-    "option name Rules type combo default axf var axf",
+    "option name Rules type combo default axf var axf var cxa",
     "option name Notation type combo default iccs var iccs var fairy",
     "option name MoveLimit type spin default 0 min 0 max 100000",
     "option name Explain type check default false",
@@ -453,6 +454,45 @@ def test_axf_case_move_per_ply(shared_proc: Proc, case: dict[str, str]) -> None:
     for ply in range(1, ruling_ply + 1):
         check_case_output(case, ply, proc.ask(f"move {moves[ply - 1]}"))
     after_ruling(proc, case, moves, "move")
+
+
+def load_cxa_cases() -> list[dict[str, str]]:
+    path = ROOT / "tests" / "data" / "cxa-cases.tsv"
+    with path.open(encoding="utf-8", newline="") as handle:
+        return list(csv.DictReader(handle, delimiter="\t"))
+
+
+CXA_CASES = load_cxa_cases()
+
+
+@pytest.mark.parametrize("case", case_params(CXA_CASES))
+def test_cxa_case_growing_position_line(shared_proc: Proc, case: dict[str, str]) -> None:
+    """Every CXA 2020 case under ``Rules cxa``, as a GUI sends it: the ruling at exactly its ply,
+    with the rulebook's result; the labels come in the Explain lines."""
+    proc = shared_proc
+    assert proc.ask("ucinewgame") == []
+    assert proc.ask("setoption name Rules value cxa") == []
+    try:
+        moves = case["moves"].split()
+        ruling_ply = int(case["ruling_ply"])
+        for ply in range(ruling_ply + 1):
+            line = f"position fen {case['fen']}" + (
+                f" moves {' '.join(moves[:ply])}" if ply else ""
+            )
+            check_case_output(case, ply, proc.ask(line))
+        assert proc.status().startswith(
+            f"status ply {ruling_ply} occurrences 3 result {case['result']} "
+        )
+        assert proc.ask("setoption name Explain value true") == []
+        out = proc.ask(line.rsplit(" ", 1)[0])  # one ply back, then the ruling move again
+        assert out == []
+        out = proc.ask(line)
+        labels = [entry.split()[-1] for entry in out if entry.startswith("info string move ")]
+        assert len(labels) == len(out) - 2 and set(labels) <= set("将杀捉兑献拦跟闲")
+    finally:
+        proc.ask("setoption name Explain value false")
+        proc.ask("ucinewgame")
+        proc.ask("setoption name Rules value axf")
 
 
 def test_axf_cases_file_is_complete() -> None:

@@ -329,13 +329,19 @@ class Session:
         ).rstrip()
         lines = [line]
         if self.options.explain:
-            for index, cls in enumerate(ruling.classifications):
+            for index, move in enumerate(ruling.cycle):
                 side = "red" if (index % 2 == 0) == (ruling.start_turn == 0) else "black"
+                if ruling.labels:  # the CXA profile labels moves in its own vocabulary
+                    lines.append(
+                        f"info string move {self._format(move)} {side} {ruling.labels[index]}"
+                    )
+                    continue
+                cls = ruling.classifications[index]
                 victims = " ".join(
                     f"{_sq(self, t.attacker)}x{_sq(self, t.victim)}" for t in cls.victims
                 )
                 lines.append(
-                    f"info string move {self._format(cls.move)} {side} {cls.kind}"
+                    f"info string move {self._format(move)} {side} {cls.kind}"
                     + (f" victims {victims}" if victims else "")
                 )
             lines.append(f"info string {_single_line(ruling.explain())}")

@@ -18,7 +18,6 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from importlib import import_module
-from importlib.util import find_spec
 
 from xqadj.board import (
     BLACK,
@@ -39,8 +38,8 @@ from xqadj.board import (
 from xqadj.classify import MoveClass, classify_move
 
 #: The rules profiles: ``axf`` (AXF/WXF, the default) and ``cxa`` (Chinese Xiangqi Association
-#: 2020), when its module is present.
-RULE_SETS: tuple[str, ...] = ("axf", "cxa") if find_spec("xqadj.cxa") else ("axf",)
+#: 2020, in :mod:`xqadj.cxa`).
+RULE_SETS: tuple[str, ...] = ("axf", "cxa")
 
 
 class Reason(StrEnum):
@@ -52,8 +51,12 @@ class Reason(StrEnum):
     STALEMATE = "stalemate"
     #: A side checked on every move of the cycle (长将, art. 6, 8).
     PERPETUAL_CHECK = "perpetual-check"
-    #: A side chased the same piece on every move of the cycle (长捉, art. 15–37).
+    #: A side chased the same piece on every move of the cycle (长捉, art. 15–37); under the
+    #: CXA rules also a cycle of chases mixed with checks or mate threats (一将一捉, 一杀一捉).
     PERPETUAL_CHASE = "perpetual-chase"
+    #: CXA rules only: a side threatened mate on every move, or mixed checks and mate threats
+    #: (长杀, 一将一杀; CXA 24.10, 24.13).  The AXF rules allow both.
+    PERPETUAL_KILL = "perpetual-kill"
     #: The position occurred a third time and neither side, or both, broke a rule (art. 5, 7).
     REPETITION = "repetition"
     #: The natural move limit was reached without a capture.

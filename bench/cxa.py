@@ -1,0 +1,108 @@
+"""Benchmark: the time the CXA profile takes to rule a cycle, over the rulebook's diagrams.
+
+Usage::
+
+    python bench/cxa.py [--cases PATH] [--repeat K] [--games]
+
+Every line of ``tests/data/cxa-cases.tsv`` is played through ``Game(fen, rules='cxa')`` up to the
+move before its ruling; the push of the last move (the third occurrence: classify every move of
+the cycle and rule) is timed, with the profile's position memo emptied first so that nothing
+learnt from an earlier line or repeat helps.  Each line is timed ``--repeat`` times and its best
+time kept (the machine's noise is one-sided).  Printed: the median and the worst over the lines,
+and the slowest lines.  Target (issue 6): worst under 100 ms.  The import of ``xqadj.cxa`` (paid
+once, by the first ruling of a process) is done before timing.
+
+With ``--games``, the real games of ``shared/games`` are followed too under the CXA rules, and
+every repetition ruling in them is timed the same way: their count, median and worst.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the repo, for `import xqadj`
+
+from xqadj import cxa  # noqa: E402
+from xqadj.board import STARTING_FEN  # noqa: E402
+from xqadj.referee import Game, Reason  # noqa: E402
+
+DEFAULT_CASES = Path(__file__).resolve().parents[1] / "tests" / "data" / "cxa-cases.tsv"
+REPETITION = {Reason.REPETITION, Reason.PERPETUAL_CHECK, Reason.PERPETUAL_CHASE}
+
+
+def time_case(fen: str, moves: list[str], repeat: int) -> tuple[float, str]:
+    """Best time (seconds) to push the ruling move, and the ruling."""
+    best, ruling_text = float("inf"), ""
+    for _ in range(repeat):
+        game = Game(fen, rules="cxa")
+        for text in moves[:-1]:
+            game.push_iccs(text)
+        cxa._MEMO.clear()
+        start = time.perf_counter()
+        ruling = game.push_iccs(moves[-1])
+        elapsed = time.perf_counter() - start
+        best = min(best, elapsed)
+        ruling_text = f"{ruling.result} {''.join(ruling.labels)}" if ruling else "no ruling"
+    return best, ruling_text
+
+
+def bench_cases(path: Path, repeat: int) -> None:
+    with path.open(encoding="utf-8", newline="") as handle:
+        cases = list(csv.DictReader(handle, delimiter="\t"))
+    rows = []
+    for case in cases:
+        seconds, ruling = time_case(case["fen"], case["moves"].split(), repeat)
+        rows.append((seconds, case["id"], ruling))
+    times = [seconds for seconds, _, _ in rows]
+    print(f"CXA cases: {len(rows)} lines, best of {repeat} per line (cold memo)")
+    print(
+        f"  time to rule a cycle: median {statistics.median(times) * 1000:.1f} ms, "
+        f"worst {max(times) * 1000:.1f} ms (target: worst < 100 ms)"
+    )
+    print("  slowest:")
+    for seconds, case_id, ruling in sorted(rows, reverse=True)[:5]:
+        print(f"    {seconds * 1000:6.1f} ms  {case_id:14s} {ruling}")
+
+
+def bench_games(repeat: int) -> None:
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    from games import load_games
+
+    ruled = []  # the moves of each game up to its repetition ruling
+    for moves in load_games():
+        game = Game(rules="cxa")
+        for ply, text in enumerate(moves, 1):
+            ruling = game.push_iccs(text)
+            if ruling is not None:
+                if ruling.reason in REPETITION:
+                    ruled.append(moves[:ply])
+                break
+    if not ruled:
+        print("real games: no repetition ruling")
+        return
+    times = [time_case(STARTING_FEN, moves, repeat)[0] for moves in ruled]
+    print(
+        f"real games: {len(times)} repetition rulings, best of {repeat} each: median "
+        f"{statistics.median(times) * 1000:.1f} ms, worst {max(times) * 1000:.1f} ms"
+    )
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--cases", type=Path, default=DEFAULT_CASES)
+    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--games", action="store_true", help="also time the real games")
+    args = parser.parse_args(argv)
+    bench_cases(args.cases, args.repeat)
+    if args.games:
+        bench_games(args.repeat)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,1528 @@
+"""The CXA 2020 rules profile (中国象棋协会《象棋竞赛规则》2020, "中规"): classify the moves of a
+repeated cycle as 将 杀 捉 兑 献 拦 跟 闲 and rule the cycle.
+
+Specification: ``shared/rules/CXA.md`` (§0, §3.4, §3.5, §5.5); the decisions taken where the
+rulebook is silent or out of reach, and the cases that pin them: ``docs/cxa.md``.  Everything
+here runs only when a position occurs for the third time in a game played under ``rules='cxa'``
+(:func:`judge_cycle`, called by :class:`xqadj.referee.Game`).
+
+A move *m* of side *S* from position *P* to *P′* (*O* is the opponent) is (:func:`classify_move`,
+graded by the heaviest reading, 从重: 将 > 杀 > 捉 > 兑/献 > 闲):
+
+* **将** (24.1): *S* gives check in *P′*.  A king move that answers a check is 闲 (26.1.3).
+* **杀** (24.2): with *O* passing, *S* mates by an unbroken series of at most
+  :data:`MATE_CHECKS` checks against every defence (:func:`threatens_mate`; the first check
+  takes nothing, else the move is graded by that capture), and could not in *P*.
+* **捉** (24.3): with *O* passing, *S* can win material that it could not win in *P*
+  (:func:`_new_gains`; 从捉到捉 = 闲): by a direct capture, one the move uncovers, a joint
+  capture, a series of checks from the next move on, or at the end of a full exchange, without
+  being mated at once.  The look-ahead (:class:`_Prober`) is a bounded alpha-beta search of
+  captures and checks with real legal moves, both sides free to stop; material (2011 25.3): 车
+  2, 马 = 炮 = 过河兵 1, 士 = 象 a small unit, pawns traded against pieces even (浮动).  The
+  licence of king and pawns (26.1) discounts what they win by themselves; a capture of a piece
+  of the same type that may take back first is an offer (兑, 24.4), no chase.
+* else **闲** (24.8), reported as 兑 or 献 (24.4, 24.5) where that is clear.
+
+The ruling (:func:`decide`; §3.4, 2011 第26条 棋例总则, 2020 24.9–24.14, 26.9): a side whose
+every cycle move is 将, 杀 or 捉 plays a forbidden move (禁止着法, 24.13); one-sided perpetual
+check loses whatever the other side does; one forbidden side loses; neither or both forbidden
+is a draw, except that of two forbidden sides the one whose chases are all single-piece chases
+of a rook or of an unprotected piece must vary against one with a joint chase or a chase of a
+protected piece (26.9.2, 26.9.3).
+
+Every search is bounded by nodes (:data:`LINE_NODES`, :data:`MATE_NODES`), never by time, so a
+ruling is reproducible; running out of nodes never creates a 杀 or a 捉.
+
+>>> from xqadj.referee import Game
+>>> game = Game("2R2a3/4k4/3a5/9/8p/9/1p1rpn3/3CB4/4A4/2B1KA3 w", rules="cxa")
+>>> for text in "c9c4 e8e9 c4c9 e9e8 c9c4 e8e9 c4c9".split():
+...     _ = game.push_iccs(text)
+>>> ruling = game.push_iccs("e9e8")
+>>> ruling.result, "".join(ruling.labels), ruling.article
+('1/2-1/2', '闲闲将闲闲闲将闲', 'CXA-24.14')
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from typing import NamedTuple
+
+from xqadj.board import (
+    BLACK,
+    BLACK_BIT,
+    CANNON,
+    CHECK_LANDING,
+    COLOR_NAMES,
+    KING,
+    KNIGHT,
+    KNIGHT_ATTACKS,
+    PAWN,
+    PIECE_NAMES,
+    RAYS,
+    RED,
+    ROOK,
+    SHIELD,
+    ZOBRIST,
+    ZOBRIST_BLACK_TO_MOVE,
+    Board,
+    Color,
+    Move,
+    code_color,
+    square_name,
+    square_rank,
+)
+from xqadj.notation import to_chinese
+from xqadj.referee import Reason, Ruling
+
+# -- options ---------------------------------------------------------------------------------
+
+#: 杀 (24.2): the most checks in a mating series that the mate-threat search looks for.
+MATE_CHECKS = 7
+#: 捉 by checks (24.3 "从下一着开始运用将军或连续将军得子"): the most checks before the capture.
+GAIN_CHECKS = 3
+#: 兑 (24.4): an offered piece may be taken unless the taker is then mated by this many checks
+#: (图29: a rook that "cannot leave its line" because a mate in two follows).
+EXCHANGE_MATE_CHECKS = 2
+#: Checks the opponent may give in reply inside the look-ahead (to win material back or mate).
+REPLY_CHECKS = 2
+#: The longest line (plies) of the material look-ahead (checks, captures and replies).
+MAX_PLIES = 8
+#: Node budget of the look-ahead after one first move, and of one mate search.  A line whose
+#: search runs out of nodes is no gain after the move (never a chase by exhaustion), and stands
+#: as searched before it (never a new chase by exhaustion either).
+LINE_NODES = 250
+MATE_NODES = 400
+
+# -- labels ----------------------------------------------------------------------------------
+
+CHECK, KILL, CHASE = "将", "杀", "捉"
+EXCHANGE, OFFER, BLOCK, FOLLOW, IDLE = "兑", "献", "拦", "跟", "闲"
+#: The labels that make a move "attacking": a side all of whose cycle moves carry one of them
+#: plays a forbidden move (24.13).
+ATTACKING = frozenset({CHECK, KILL, CHASE})
+_LABEL_NAMES = {
+    CHECK: "check",
+    KILL: "mate threat",
+    CHASE: "chase",
+    EXCHANGE: "offer to exchange",
+    OFFER: "offer",
+    BLOCK: "block",
+    FOLLOW: "follow",
+    IDLE: "idle",
+}
+
+# -- material (2011 25.3) --------------------------------------------------------------------
+
+#: A strong unit (马, 炮, crossed pawn); a rook is two; an advisor or elephant is one weak unit.
+STRONG = 100
+WEAK = 2
+#: The score of a line that ends even after each side took a piece of the other's (各吃各子):
+#: it counts as a gain (26.5 "完整互吃后价值相当或得子者，按捉").
+EVEN_TRADE = 1
+MATE = 100_000
+_BASE_VALUE = (0, 0, WEAK, WEAK, STRONG, 2 * STRONG, STRONG, STRONG)
+
+
+def _crossed(code: int, sq: int) -> bool:
+    """Whether a pawn on ``sq`` has crossed the river."""
+    rank = square_rank(sq)
+    return rank >= 5 if code_color(code) == RED else rank <= 4
+
+
+def piece_value(code: int, sq: int) -> int:
+    """Material value of the piece ``code`` standing on ``sq`` (2011 25.3): 车 200, 马 = 炮 =
+    过河兵 100, 士 = 象 2; the king and an uncrossed pawn are not material (0)."""
+    kind = code & 7
+    if kind == PAWN and not _crossed(code, sq):
+        return 0
+    return _BASE_VALUE[kind]
+
+
+class _Tally(NamedTuple):
+    """Material won and lost by the side probed along a line: the net value of the pieces other
+    than pawns, the net number of crossed pawns (their value floats, 2011 25.3), and how the
+    opponent took back material."""
+
+    pieces: int = 0
+    pawns: int = 0
+    #: The opponent took back one of the side's capturing pieces (an exchange, 互吃).
+    recaptured: bool = False
+    #: The opponent took something that had not moved in the line (各吃各子).
+    counter: bool = False
+    #: The square of the side's last capture, and whether every capture of the side there was
+    #: a king's or a pawn's giving no check: then the gain is theirs, and licensed (26.1).
+    final: int = -1
+    licensed: bool = False
+    #: Where the side's pieces that captured in the line stand.
+    takers: frozenset[int] = frozenset()
+    #: The score before the side's captures on ``final`` began.
+    base: int = 0
+    #: Where the opponent's pieces that captured in the line stand.
+    repliers: frozenset[int] = frozenset()
+
+    def after(
+        self,
+        move: Move,
+        code: int,
+        won: bool,
+        moved: bool = True,
+        licensed: bool = False,
+    ) -> _Tally:
+        """The tally after ``move``, which captures ``code`` (0 for none): a move of the side
+        (``won``; ``licensed`` for a king or pawn capture giving no check) or of the opponent
+        (taking a piece that ``moved`` in the line or not)."""
+        f, t = move
+        takers, repliers = self.takers, self.repliers
+        if won:
+            if f in takers or code:
+                takers = (takers - {f}) | {t}
+            repliers = repliers - {t}
+        else:
+            if f in repliers or code:
+                repliers = (repliers - {f}) | {t}
+            takers = takers - {t}
+        if not code:
+            return self._replace(takers=takers, repliers=repliers)
+        # A king's or pawn's capture of a piece that has just taken is a recapture, no chase.
+        licensed = licensed and t not in self.repliers
+        value = piece_value(code, t)
+        sign = 1 if won else -1
+        recaptured = self.recaptured or (not won and t in self.takers)
+        counter = self.counter or (not won and not moved)
+        final, kp, base = self.final, self.licensed, self.base
+        if won:
+            if final != t:
+                base = self._net()
+            kp = licensed and (kp or final != t)
+            final = t
+        pieces, pawns = self.pieces, self.pawns
+        if code & 7 == PAWN:
+            pawns += sign * (value > 0)
+        else:
+            pieces += sign * value
+        return _Tally(pieces, pawns, recaptured, counter, final, kp, takers, base, repliers)
+
+    def _net(self) -> int:
+        """The score, licence aside."""
+        return self._replace(licensed=False).score()
+
+    def score(self) -> int:
+        """The net value (a crossed pawn is a strong unit).  In an exchange, pawns traded against
+        pieces are even either way (2011 25.3: "过河兵(卒)价值浮动，一兵换取数子或一子换取数兵
+        均不算得子"; 参考图31: a pawn exchanged for an elephant is no gain).  An even line in
+        which the opponent took something other than the side's capturing pieces (各吃各子)
+        scores :data:`EVEN_TRADE`: it counts as a gain (26.5 "完整互吃后价值相当或得子者，
+        按捉")."""
+        pieces, pawns = self.pieces, self.pawns
+        net = pieces + STRONG * pawns
+        if self.recaptured and (
+            (pawns > 0 > pieces and -pieces <= STRONG * pawns)
+            or (pawns < 0 < pieces <= -STRONG * pawns)
+        ):
+            net = 0  # a pawn floats up to a knight or a cannon, and down to an advisor
+        if net == 0 and self.counter and pieces % STRONG == 0:
+            return EVEN_TRADE  # equal value: no advisor or elephant in the balance
+        if net > 0 and self.licensed:
+            # What the king or a pawn wins by itself at the end is licensed (26.1); what was
+            # won before counts (参考图32: an even trade, then the king takes: nothing counts).
+            return max(0, min(net, self.base))
+        return net
+
+
+# -- board helpers ---------------------------------------------------------------------------
+
+
+@contextmanager
+def _null_move(board: Board) -> Iterator[None]:
+    """Let the other side move next: the "what if the opponent passed" of every threat test."""
+    board.turn ^= 1
+    board._hash ^= ZOBRIST_BLACK_TO_MOVE
+    checked = board._checked
+    board._checked = None
+    try:
+        yield
+    finally:
+        board.turn ^= 1
+        board._hash ^= ZOBRIST_BLACK_TO_MOVE
+        board._checked = checked
+
+
+#: A capture as (origin square, target square, victim code).
+_Capture = tuple[int, int, int]
+
+
+class _Memo:
+    """Results that depend on the position only, keyed by its Zobrist hash (side to move
+    included): the searches of one ruling meet the same positions again and again.  What-if
+    probes that edit the board keep the hash in step (:func:`_without_piece`).  Entries are
+    facts about positions, so games ruled in several threads may share the memo."""
+
+    def __init__(self) -> None:
+        self.captures: dict[tuple[int, bool], list[tuple[int, int, int, Move]]] = {}
+        self.checks: dict[int, list[Move]] = {}
+        self.legal: dict[int, list[Move]] = {}
+        self.mate: dict[int, bool] = {}
+        self.attacks: dict[tuple[int, int], frozenset[_Capture]] = {}
+        #: Mate searches: the fewest checks that mate from a position, the most that do not.
+        self.mated: dict[int, int] = {}
+        self.unmated: dict[int, int] = {}
+        self.ordered: dict[int, list[Move]] = {}
+
+    def clear(self) -> None:
+        for table in (
+            self.captures,
+            self.checks,
+            self.legal,
+            self.mate,
+            self.attacks,
+            self.mated,
+            self.unmated,
+            self.ordered,
+        ):
+            table.clear()
+
+    def size(self) -> int:
+        return len(self.captures) + len(self.checks) + len(self.legal) + len(self.mate)
+
+
+_MEMO = _Memo()
+#: The memo is emptied when it grows past this many entries.
+_MEMO_LIMIT = 200_000
+
+
+def _capture_list(board: Board, pseudo: bool) -> list[tuple[int, int, int, Move]]:
+    """(origin, target, victim code, move) of the captures of material by the side to move,
+    most valuable victim first, cheapest attacker first (memoised)."""
+    key = (board.zobrist_hash(), pseudo)
+    known = _MEMO.captures.get(key)
+    if known is not None:
+        return known
+    squares = board.squares
+    side = board.turn
+    enemy_bit = 0 if side == BLACK else BLACK_BIT
+    found: list[tuple[int, int, int, int, int, Move]] = []
+    for victim in range(90):
+        code = squares[victim]
+        if not code or (code & BLACK_BIT) != enemy_bit or code & 7 == KING:
+            continue
+        value = piece_value(code, victim)
+        if not value:
+            continue
+        for origin in board.attackers(victim, side):
+            move = Move(origin, victim)
+            if pseudo or board.is_legal(move):
+                found.append((-value, _BASE_VALUE[squares[origin] & 7], origin, victim, code, move))
+    found.sort()
+    result = [(origin, victim, code, move) for _, _, origin, victim, code, move in found]
+    _MEMO.captures[key] = result
+    return result
+
+
+def _captures(
+    board: Board,
+    pseudo: bool = False,
+    standing: frozenset[_Capture] = frozenset(),
+    moved: frozenset[int] = frozenset(),
+) -> list[Move]:
+    """Legal captures of material by the side to move, most valuable victim first, cheapest
+    attacker first.  With ``pseudo`` the mover's own king safety is not checked; captures in
+    ``standing`` (origin, target, victim code) are left out unless the target is in
+    ``moved``."""
+    entries = _capture_list(board, pseudo)
+    if not standing:
+        return [move for *_, move in entries]
+    return [
+        move
+        for origin, victim, code, move in entries
+        if victim in moved or (origin, victim, code) not in standing
+    ]
+
+
+def _legal(board: Board) -> list[Move]:
+    """The legal moves of the side to move (memoised; in check, only the moves that can
+    answer it are tried)."""
+    key = board.zobrist_hash()
+    known = _MEMO.legal.get(key)
+    if known is None:
+        known = _MEMO.legal[key] = _evasions(board) if board.is_check() else board.legal_moves()
+    return known
+
+
+def _ordered_evasions(board: Board) -> list[Move]:
+    """The answers to a check, captures first (most valuable victim first), then king moves:
+    the likeliest refutations first (memoised)."""
+    key = board.zobrist_hash()
+    known = _MEMO.ordered.get(key)
+    if known is None:
+        squares = board.squares
+        king = board.king_squares[board.turn]
+        known = sorted(
+            _legal(board),
+            key=lambda m: (
+                -piece_value(squares[m.to_square], m.to_square) if squares[m.to_square] else 0,
+                m.from_square != king,
+            ),
+        )
+        _MEMO.ordered[key] = known
+    return known
+
+
+def _evasions(board: Board) -> list[Move]:
+    """The legal moves of the side to move, which is in check: king moves, captures of a
+    checker, blocks on a checking line or knight leg, and moves of a cannon's screen."""
+    side = board.turn
+    king = board.king_squares[side]
+    squares = board.squares
+    own = BLACK_BIT if side == BLACK else 0
+    targets: set[int] = set()
+    screens: set[int] = set()
+    for checker in board.attackers(king, 1 - side):
+        targets.add(checker)
+        kind = squares[checker] & 7
+        if kind == KNIGHT:
+            targets.update(leg for origin, leg in KNIGHT_ATTACKS[king] if origin == checker)
+        elif kind in (ROOK, CANNON):
+            between = _between_squares(checker, king)
+            targets.update(between)
+            screens.update(sq for sq in between if squares[sq] and (squares[sq] & BLACK_BIT) == own)
+    candidates = list(board._piece_moves(king, squares[king], side, own))
+    for sq in screens:
+        candidates.extend(board._piece_moves(sq, squares[sq], side, own))
+    for target in targets:
+        occupied = squares[target]
+        for origin in board.attackers(target, side):
+            if origin == king or origin in screens:
+                continue
+            if occupied or squares[origin] & 7 != CANNON:
+                candidates.append(Move(origin, target))
+        if not occupied:
+            # A cannon moves to an empty square along a clear line, with no screen.
+            for ray in RAYS[target]:
+                for sq in ray:
+                    code = squares[sq]
+                    if code:
+                        if code == CANNON | own and sq not in screens:
+                            candidates.append(Move(sq, target))
+                        break
+    found = []
+    for move in dict.fromkeys(candidates):
+        captured = board._make(move)
+        safe = not board.is_in_check(side)
+        board._unmake(move, captured)
+        if safe:
+            found.append(move)
+    return found
+
+
+def _attack_set(board: Board, side: Color) -> frozenset[_Capture]:
+    """The pseudo-legal captures of material open to ``side``, as (origin, target, victim
+    code): what a later node compares with to keep only the captures a line made possible."""
+    key = (board.zobrist_hash(), side)
+    known = _MEMO.attacks.get(key)
+    if known is not None:
+        return known
+    squares = board.squares
+    enemy_bit = 0 if side == BLACK else BLACK_BIT
+    found = set()
+    for victim in range(90):
+        code = squares[victim]
+        if code and (code & BLACK_BIT) == enemy_bit and code & 7 != KING:
+            for origin in board.attackers(victim, side):
+                found.add((origin, victim, code))
+    result = _MEMO.attacks[key] = frozenset(found)
+    return result
+
+
+def _between_squares(a: int, b: int) -> list[int]:
+    """The squares strictly between ``a`` and ``b`` on a rank or a file, from ``a``'s side."""
+    if a // 9 == b // 9:
+        step = 1 if b > a else -1
+    elif a % 9 == b % 9:
+        step = 9 if b > a else -9
+    else:
+        return []
+    return list(range(a + step, b, step))
+
+
+def _checks(board: Board) -> list[Move]:
+    """Legal moves of the side to move that give check (memoised)."""
+    key = board.zobrist_hash()
+    known = _MEMO.checks.get(key)
+    if known is None:
+        known = _MEMO.checks[key] = _find_checks(board)
+    return known
+
+
+def _find_checks(board: Board) -> list[Move]:
+    """The legal checking moves of the side to move.  Only moves that may check are tried: those
+    of a piece that shields the enemy king (a discovered check), and those landing where the
+    piece may check (:data:`CHECK_LANDING`); a rook or cannon off the king's lines reaches them
+    only where its own rank and file cross them."""
+    side = board.turn
+    king = board.king_squares[1 - side]
+    shield = SHIELD[king]
+    squares = board.squares
+    own = BLACK_BIT if side == BLACK else 0
+    kf, kr = king % 9, king // 9
+    candidates: list[Move] = []
+    for sq in range(90):
+        code = squares[sq]
+        if not code or (code & BLACK_BIT) != own:
+            continue
+        kind = code & 7
+        if shield[sq]:
+            candidates.extend(board._piece_moves(sq, code, side, own))
+        elif kind == ROOK or kind == CANNON:
+            for target in (sq // 9 * 9 + kf, kr * 9 + sq % 9):
+                move = Move(sq, target)
+                if board.is_pseudo_legal(move):
+                    candidates.append(move)
+        else:
+            landing = CHECK_LANDING[kind][king]
+            candidates.extend(
+                m for m in board._piece_moves(sq, code, side, own) if landing[m.to_square]
+            )
+    found = []
+    for move in candidates:
+        captured = board._make(move)
+        ok = board.is_in_check(1 - side) and not board.is_in_check(side)
+        board._unmake(move, captured)
+        if ok:
+            found.append(move)
+    return found
+
+
+# -- mate threats (24.2 杀) ------------------------------------------------------------------
+
+
+class _Budget:
+    """A node counter shared by the searches of one probe."""
+
+    def __init__(self, nodes: int) -> None:
+        self.left = nodes
+        self.exhausted = False
+
+    def spend(self) -> bool:
+        self.left -= 1
+        if self.left < 0:
+            self.exhausted = True
+        return self.left >= 0
+
+
+def mates_by_checks(
+    board: Board, checks: int, budget: _Budget | None = None, quiet_first: bool = False
+) -> bool:
+    """Whether the side to move mates by a check or an unbroken series of at most ``checks``
+    checks against every defence (24.2; "停着不算杀": quiet moves do not count).  Stalemating the
+    defender (困毙) also wins.  With ``quiet_first`` the first check must capture nothing.
+    Bounded by ``budget``; an exhausted budget answers no.  Iterative deepening: the shortest
+    mate is tried first; what is proven is memoised across searches (:data:`_MEMO`)."""
+    budget = budget or _Budget(MATE_NODES)
+    proven, refuted = _MEMO.mated, _MEMO.unmated
+    root = board.zobrist_hash()
+    squares = board.squares
+    exhausted = False
+
+    def attack(depth: int) -> bool:
+        nonlocal exhausted
+        key = board.zobrist_hash()
+        first = quiet_first and key == root
+        if not first:
+            if proven.get(key, MATE) <= depth:
+                return True
+            if refuted.get(key, 0) >= depth:
+                return False
+        for move in _checks(board):
+            if first and squares[move.to_square]:
+                continue
+            if not budget.spend():
+                exhausted = True
+                return False
+            board.push(move)
+            try:
+                mated = defend(depth)
+            finally:
+                board.pop()
+            if mated:
+                if not first:
+                    proven[key] = min(depth, proven.get(key, MATE))
+                return True
+        if not first and not exhausted:
+            refuted[key] = max(depth, refuted.get(key, 0))
+        return False
+
+    def defend(depth: int) -> bool:
+        """The defender, in check, is to move: does every evasion lose?"""
+        if depth <= 1:
+            return not board.has_legal_move()
+        evasions = _ordered_evasions(board)  # taking the checker first: the likeliest escape
+        if not evasions:
+            return True
+        for evasion in evasions:
+            board.push(evasion)
+            try:
+                if not attack(depth - 1):
+                    return False
+            finally:
+                board.pop()
+        return True
+
+    return any(attack(depth) for depth in range(1, checks + 1))
+
+
+def threatens_mate(board: Board) -> bool | None:
+    """杀 (24.2): whether the side to move mates by a series of at most :data:`MATE_CHECKS`
+    checks, the first of which captures nothing (a mating attack that opens by taking material
+    is graded by that capture, 捉: 图17 "如黑方吃车则双车尽失，判捉"; docs/cxa.md).  None when
+    the search ran out of nodes before it could tell."""
+    budget = _Budget(MATE_NODES)
+    if mates_by_checks(board, MATE_CHECKS, budget, quiet_first=True):
+        return True
+    return None if budget.exhausted else False
+
+
+def mate_in_one(board: Board) -> bool:
+    """Whether the side to move mates at once (the "立即被将死" of 24.3; memoised)."""
+    key = board.zobrist_hash()
+    known = _MEMO.mate.get(key)
+    if known is None:
+        known = _MEMO.mate[key] = mates_by_checks(board, 1, _Budget(10_000))
+    return known
+
+
+# -- the material look-ahead (24.3 捉) -------------------------------------------------------
+
+
+class _Line(NamedTuple):
+    """A line of the look-ahead: its score for the probing side, and its moves."""
+
+    score: int
+    moves: tuple[Move, ...]
+
+
+@dataclass(frozen=True)
+class Gain:
+    """A way for a side to win material: a line found by the look-ahead of 24.3.
+
+    ``victim`` is the square of the first enemy piece taken, ``target`` that of the most
+    valuable one; ``capturers`` the squares (in the position probed) of the side's pieces that
+    take part in winning the target; ``how`` one of ``direct``, ``checks``, ``exchange``.
+    """
+
+    victim: int
+    victim_code: int
+    #: The most valuable piece taken in the line, which the chase is "of" (26.9).
+    target: int
+    target_code: int
+    value: int
+    line: tuple[Move, ...]
+    capturers: tuple[int, ...]
+    #: The piece that just moved, when it takes part in winning the target without taking it.
+    helpers: tuple[int, ...]
+    how: str
+    #: The target could be taken back where it fell (有根子 or 少根子), rather than 无根子.
+    protected: bool
+    #: The target has a root that cannot take back because another of the side's pieces pins
+    #: it or covers the square (假根): a joint chase too (图11, 图28 "车炮联合捉子").
+    covered: bool
+
+    @property
+    def joint(self) -> bool:
+        """Two or more of the side's pieces make the gain together (联合捉, 24.3)."""
+        return len(self.capturers) + len(self.helpers) > 1 or self.covered
+
+    @property
+    def heavy(self) -> bool:
+        """A single-piece chase of a rook or of an unprotected piece (26.9, §3.4)."""
+        return not self.joint and (self.target_code & 7 == ROOK or not self.protected)
+
+
+class _Prober:
+    """The look-ahead of one side in one position: what it could win if it were to move.
+
+    A bounded alpha-beta search over captures and checks with real legal moves, scored from the
+    probing side's point of view (material won minus material lost, :class:`_Tally`).  Either
+    side may stop when not in check (stand pat), capture, or check while it has checks left
+    (the side :data:`GAIN_CHECKS`, the opponent :data:`REPLY_CHECKS`: enough to win material back
+    by a discovered check, 图16, or to mate a greedy capturer, 图8); a side in check answers
+    with any legal move.  To keep a line about one gain, later captures must be new: the side
+    does not cash a standing winning capture of its own in the middle of a line, and the
+    opponent, after its first reply (where any capture may answer: 各吃各子, 26.5), only
+    recaptures or takes what the line exposed.  A gain after which the opponent mates at once
+    does not count (24.3); nor does one the side cannot keep because the opponent then
+    threatens mate in one (a piece that "cannot leave its line", 图7).
+    """
+
+    def __init__(self, board: Board, moved: int = -1, strict: bool = False) -> None:
+        self.board = board
+        #: The square of the piece that just moved (its help in a gain makes it joint).
+        self.moved = moved
+        #: Lines whose search runs out of nodes are dropped (the position after the move).
+        self.strict = strict
+        self.side: Color = board.turn
+        self.budget = _Budget(LINE_NODES)
+        self._threat_memo: dict[int, bool] = {}
+        self._independent_set: frozenset[_Capture] = frozenset()
+        #: The best line after each first move tried, gain or not.
+        self.lines: dict[Move, _Line] = {}
+        #: Whether the leaves test for mate (see :meth:`line`).
+        self.careful = True
+        #: The pairs (the side's piece, the opponent's piece of the same type) found offering
+        #: an exchange (兑) rather than chasing.
+        self.offers: list[tuple[int, int]] = []
+
+    def _opponent_mates(self) -> bool:
+        """The opponent, to move, mates at once."""
+        return mate_in_one(self.board)
+
+    def _opponent_threatens_mate(self) -> bool:
+        """The side, to move, would be mated at once if it passed, and no quiet move of its
+        parries the threat: it cannot keep what it won (a piece that "cannot leave its line",
+        图7 "红车可垫将还杀")."""
+        board = self.board
+        key = board.zobrist_hash()
+        known = self._threat_memo.get(key)
+        if known is None:
+            with _null_move(board):
+                known = mate_in_one(board)
+            if known:
+                for move in _legal(board):
+                    if board.squares[move.to_square] or not self.budget.spend():
+                        continue
+                    board.push(move)
+                    try:
+                        parried = not mate_in_one(board)
+                    finally:
+                        board.pop()
+                    if parried:
+                        known = False
+                        break
+            self._threat_memo[key] = known
+        return known
+
+    def gains(self, pseudo_first: bool = False) -> list[Gain]:
+        """Every first move of the side that wins material, with its best line.
+
+        With ``pseudo_first`` the first capture may leave the side's king attacked: the threats
+        of a side in check "as they stood before it answered the check" (26.1.4).  A capture of
+        a piece of the same type that could capture back is an offer to exchange (兑, 24.4),
+        not a gain.
+        """
+        board = self.board
+        found: list[Gain] = []
+        for move in self.prepare(pseudo_first):
+            f, t = move
+            captured = board.squares[t]
+            if captured and captured & 7 == board.squares[f] & 7 and self._exchange(move):
+                self.offers.append((f, t))
+                continue
+            # An even trade (各吃各子, 26.5) counts after a capture, not at the end of checks.
+            least = EVEN_TRADE if captured else EVEN_TRADE + 1
+            line, check = self.line(move, pseudo_first, least - 1)
+            if line.score >= least and (captured or line.score < MATE // 2):
+                gain = self._describe((move, *line.moves), line.score, check)
+                if not self._offered(gain):
+                    found.append(gain)
+        return found
+
+    def prepare(self, pseudo_first: bool = False) -> list[Move]:
+        """The side's first moves (captures of material, then checks), and the captures that
+        win on their own (:meth:`_independent`)."""
+        board = self.board
+        firsts = _captures(board, pseudo=pseudo_first)
+        if GAIN_CHECKS and not pseudo_first:
+            firsts += [m for m in _checks(board) if m not in firsts]
+        self._independent_set = self._independent(firsts)
+        return firsts
+
+    def line(
+        self, move: Move, pseudo_first: bool = False, alpha: int = -MATE - 1
+    ) -> tuple[_Line, bool]:
+        """The best line after the first move ``move`` (exact above ``alpha``), and whether
+        that move checks.  Call :meth:`prepare` first."""
+        board = self.board
+        f, t = move
+        captured = board.squares[t]
+        kind = board.squares[f] & 7
+        self.budget = _Budget(LINE_NODES)
+        board.push(move)
+        try:
+            check = board.is_check()
+            licensed = kind in (KING, PAWN) and not check
+            tally = _Tally().after(move, captured, True, True, licensed)
+            if pseudo_first and board.is_in_check(self.side):
+                line = self._after_pseudo(tally, t)
+            else:
+                # First a null window: most first moves win nothing, and that is quickly shown.
+                # The mate tests of the leaves are costly: search without them, and again with
+                # them only when the line found ends where one of them would bite.
+                checks, none, moved = GAIN_CHECKS - check, frozenset[_Capture](), frozenset((t,))
+                self.careful = False
+                line = self._search(tally, 1, alpha, alpha + 1, checks, REPLY_CHECKS, none, moved)
+                if line.score > alpha:
+                    line = self._search(
+                        tally, 1, alpha, MATE + 1, checks, REPLY_CHECKS, none, moved
+                    )
+                    if line.score > max(alpha, 0) and self._bites(line):
+                        self.careful = True
+                        line = self._search(
+                            tally, 1, alpha, MATE + 1, checks, REPLY_CHECKS, none, moved
+                        )
+                self.careful = True
+        finally:
+            board.pop()
+        if self.strict and self.budget.exhausted:
+            line = _Line(-MATE, ())
+        self.lines[move] = line
+        return line, check
+
+    def _bites(self, line: _Line) -> bool:
+        """Whether a mate test would change the end of ``line`` (played from the current
+        position): the opponent to move mates at once, or the side to move cannot keep its
+        gain."""
+        board = self.board
+        for move in line.moves:
+            board.push(move)
+        try:
+            if board.is_check():
+                return False
+            if board.turn == self.side:
+                return self._opponent_threatens_mate()
+            return self._opponent_mates()
+        finally:
+            for _ in line.moves:
+                board.pop()
+
+    def _offered(self, gain: Gain) -> bool:
+        """Whether the victim could take one of its capturers of its own type first, without
+        loss: the two pieces offer an exchange (兑, 24.4), and the gain is no chase (参考图4:
+        a knight that becomes a cannon's screen offers the cannons; 参考图50)."""
+        squares = self.board.squares
+        kind = gain.victim_code & 7
+        for origin in gain.capturers:
+            if (
+                origin != gain.line[0].from_square
+                and squares[origin] & 7 == kind
+                and self._exchange(Move(origin, gain.victim))
+            ):
+                self.offers.append((origin, gain.victim))
+                return True
+        return False
+
+    def _independent(self, firsts: list[Move]) -> frozenset[_Capture]:
+        """The side's captures that win on their own in the probed position (the victim cannot
+        be recaptured, or is worth more than the capturer) or are offers to exchange: later in a
+        line they are a separate gain, not part of this one (its own first move)."""
+        board = self.board
+        squares = board.squares
+        found = set()
+        for move in firsts:
+            f, t = move
+            victim, attacker = squares[t], squares[f]
+            if not victim:
+                continue
+            if (
+                piece_value(victim, t) > _BASE_VALUE[attacker & 7]
+                or victim & 7 == attacker & 7
+                or not self._recapturable(move)
+            ):
+                found.add((f, t, victim))
+        return frozenset(found)
+
+    def _exchange(self, move: Move) -> bool:
+        """Whether the piece attacked by ``move`` could itself take the attacker first without
+        being mated or losing material at once for it: then the two pieces offer an exchange
+        (兑, 24.4) and neither chases the other.  (图17: "如黑方吃车则双车尽失" is no 兑.)"""
+        board = self.board
+        back = Move(move.to_square, move.from_square)
+        attacker = board.squares[move.from_square]
+        saved, self.budget = self.budget, _Budget(LINE_NODES)
+        try:
+            return self._exchange_lost(board, back, move, attacker)
+        finally:
+            self.budget = saved
+
+    def _exchange_lost(self, board: Board, back: Move, move: Move, attacker: int) -> bool:
+        with _null_move(board):
+            if not board.is_legal(back):
+                return False
+            replies = _attack_set(board, board.turn)
+            board.push(back)
+            try:
+                if mates_by_checks(board, EXCHANGE_MATE_CHECKS, _Budget(MATE_NODES)):
+                    return False  # the piece "cannot leave its line" (图29 "不能离线，判杀")
+                tally = _Tally(takers=frozenset((move.from_square,))).after(back, attacker, False)
+                line = self._search(tally, 1, 0, 1, 0, 0, replies, frozenset((back.to_square,)))
+            finally:
+                board.pop()
+        return line.score <= 0
+
+    def _after_pseudo(self, tally: _Tally, target: int) -> _Line:
+        """After a first capture that left the side in check: the opponent may recapture (but
+        not take the king) or stop; no mate test."""
+        best = _Line(tally.score(), ())
+        board = self.board
+        for move in _captures(board):
+            if move.to_square != target:
+                continue
+            captured = board.squares[move.to_square]
+            board.push(move)
+            try:
+                line = self._search(
+                    tally.after(move, captured, False),
+                    2,
+                    -MATE - 1,
+                    best.score,
+                    0,
+                    0,
+                    frozenset(),
+                    frozenset((target,)),
+                )
+            finally:
+                board.pop()
+            if line.score < best.score:
+                best = _Line(line.score, (move, *line.moves))
+        return best
+
+    def _search(
+        self,
+        tally: _Tally,
+        ply: int,
+        alpha: int,
+        beta: int,
+        side_checks: int,
+        reply_checks: int,
+        previous: frozenset[_Capture],
+        moved: frozenset[int],
+    ) -> _Line:
+        """One node of the look-ahead, either side to move.
+
+        ``previous`` holds the opponent's captures at its previous turn (empty at its first
+        turn, where any capture may answer: 各吃各子, 26.5); ``moved`` the squares of the
+        pieces that moved in the line.  Captures of a moved piece always count; other captures
+        count for the side unless they won on their own in the probed position
+        (:meth:`_independent`), for the opponent only when the line made them possible.
+        """
+        board = self.board
+        mover = board.turn
+        maximizing = mover == self.side
+        checks_left = side_checks if maximizing else reply_checks
+        mine = previous
+        if board.is_check():
+            moves = _ordered_evasions(board)
+            if not moves:
+                return _Line(-MATE if maximizing else MATE, ())
+            if ply >= MAX_PLIES or not self.budget.spend():
+                return _Line(tally.score(), ())
+            best = _Line(-MATE - 1 if maximizing else MATE + 1, ())
+        else:
+            score = tally.score()
+            if score > 0 and self.careful:
+                if maximizing and self._opponent_threatens_mate():
+                    score = 0  # the gain cannot be kept: the piece cannot leave its line (图7)
+                elif not maximizing and self._opponent_mates():
+                    return _Line(-MATE, ())  # the winner is mated at once (24.3)
+            best = _Line(score, ())
+            if maximizing:
+                alpha = max(alpha, score)
+            else:
+                beta = min(beta, score)
+            if ply >= MAX_PLIES or alpha >= beta or not self.budget.spend():
+                return best
+            if maximizing:
+                standing = self._independent_set
+            else:
+                standing = previous
+                mine = _attack_set(board, mover)
+            moves = _captures(board, standing=standing, moved=moved)
+            if checks_left > 0:
+                squares = board.squares
+                moves += [
+                    m
+                    for m in _checks(board)
+                    if m not in moves
+                    and not (
+                        maximizing
+                        and m.to_square not in moved
+                        and (m.from_square, m.to_square, squares[m.to_square]) in standing
+                    )
+                ]
+        for move in moves:
+            f, t = move
+            captured = board.squares[t]
+            kind = board.squares[f] & 7
+            board.push(move)
+            try:
+                spent = 1 if board.is_check() else 0
+                # A king's or pawn's own capture is licensed (26.1), unless it gives check
+                # (26.8).
+                next_tally = tally.after(
+                    move, captured, maximizing, t in moved, kind in (KING, PAWN) and not spent
+                )
+                line = self._search(
+                    next_tally,
+                    ply + 1,
+                    alpha,
+                    beta,
+                    side_checks - spent if maximizing else side_checks,
+                    reply_checks if maximizing else reply_checks - spent,
+                    mine,
+                    (moved - {f}) | {t},
+                )
+            finally:
+                board.pop()
+            if maximizing:
+                if line.score > best.score:
+                    best = _Line(line.score, (move, *line.moves))
+                    alpha = max(alpha, best.score)
+            elif line.score < best.score or (line.score == best.score and not best.moves):
+                # On a tie the opponent's reply is shown rather than its standing still: the
+                # line then names every piece that takes part (参考图50).
+                best = _Line(line.score, (move, *line.moves))
+                beta = min(beta, best.score)
+            if alpha >= beta:
+                break
+        return best
+
+    def _describe(self, line: tuple[Move, ...], score: int, check: bool) -> Gain:
+        """Replay ``line`` to name the victim (the first piece the side takes) and the target
+        (the most valuable one it takes, other than a piece that had just taken), the pieces
+        that take part in winning the target, and how it is won.
+
+        The pieces that take part are those that capture on the target's square, and the
+        piece that just moved (:attr:`moved`) when it acts in the line: it captures, checks,
+        or attacks the target as it falls (车炮联合: 图14 参考图14, 参考图34, 参考图38,
+        参考图41).  A moved piece that only uncovers or screens another's capture does not
+        take part (参考图47: a cannon mount; 图26: a cannon that clears the line)."""
+        board = self.board
+        side = self.side
+        enemy_king = board.king_squares[1 - side]
+        moved = self.moved
+        origin_of: dict[int, int] = {}  # current square -> square in the probed position
+        # The side's captures: (index, origin, square, captured code, a recapture).
+        captures: list[tuple[int, int, int, int, bool]] = []
+        repliers: set[int] = set()  # where the opponent's pieces that took stand
+        active: set[int] = set()  # indices of captures at which the moved piece acted
+        acted = False
+        recaptured = False
+        rooted: dict[int, tuple[bool, bool]] = {}
+        pushed = 0
+        try:
+            for index, move in enumerate(line):
+                f, t = move
+                code = board.squares[f]
+                captured = board.squares[t]
+                mine = code_color(code) == side
+                origin = origin_of.pop(f, f) if mine else -1
+                if not mine:
+                    origin_of.pop(t, None)
+                if captured and mine:
+                    # A piece that has just taken in the line is taken back, not chased.
+                    captures.append((index, origin, t, captured, t in repliers))
+                    rooted[index] = (self._recapturable(move), self._nominal_root(move))
+                    where = next((sq for sq, o in origin_of.items() if o == moved), moved)
+                    if origin == moved or acted or where in board.attackers(t, side):
+                        active.add(index)
+                elif captured:
+                    recaptured = True
+                if not mine:
+                    repliers.discard(f)
+                    if captured:
+                        repliers.add(t)
+                board.push(move)
+                pushed += 1
+                if mine:
+                    origin_of[t] = origin
+                    if origin == moved and captured:
+                        acted = True
+                    where = next((sq for sq, o in origin_of.items() if o == moved), moved)
+                    king = board.king_squares[1 - side]
+                    if where >= 0 and where in board.attackers(king, side):
+                        acted = True
+        finally:
+            for _ in range(pushed):
+                board.pop()
+        del enemy_king
+        how = "checks" if check else "exchange" if recaptured else "direct"
+        if not captures:
+            return Gain(-1, 0, -1, 0, score, line, (), (), how, False, False)
+        chased = [c for c in captures if not c[4]] or captures
+        best = max(chased, key=lambda c: (piece_value(c[3], c[2]), -c[0]))
+        first, _origin, target, target_code, _recapture = best
+        taking = {c[1] for c in captures if c[2] == target}
+        helping = {moved} - taking if moved >= 0 and first in active else set()
+        protected, covered = rooted[first]
+        return Gain(
+            captures[0][2],
+            captures[0][3],
+            target,
+            target_code,
+            score,
+            line,
+            tuple(sorted(taking)),
+            tuple(sorted(helping)),
+            how,
+            protected,
+            covered,
+        )
+
+    def _nominal_root(self, move: Move) -> bool:
+        """Whether, after ``move`` (a capture), a root of the victim cannot take back because
+        another of the side's pieces pins it or covers the square (假根; 图11, 图28, 参考图38:
+        车炮联合)."""
+        board = self.board
+        board.push(move)
+        try:
+            return any(
+                not board.is_legal(Move(origin, move.to_square))
+                for origin in board.attackers(move.to_square, board.turn)
+            )
+        finally:
+            board.pop()
+
+    def _recapturable(self, move: Move) -> bool:
+        """Whether the opponent can legally recapture on the square of ``move`` after it."""
+        board = self.board
+        board.push(move)
+        try:
+            return any(m.to_square == move.to_square for m in _captures(board))
+        finally:
+            board.pop()
+
+
+def gains_of(board: Board, pseudo_first: bool = False) -> list[Gain]:
+    """What the side to move could win (24.3), one entry per winning first move."""
+    return _Prober(board).gains(pseudo_first)
+
+
+# -- classification --------------------------------------------------------------------------
+
+
+class MoveLabel(NamedTuple):
+    """A cycle move under the CXA rules: its label and, for 捉, the new gains that make it one."""
+
+    move: Move
+    label: str
+    gains: tuple[Gain, ...] = ()
+    note: str = ""
+
+
+def _new_gains(before: list[Gain], after: list[Gain]) -> list[Gain]:
+    """The gains of ``after`` that are new, or larger than in ``before``, per victim (the first
+    piece taken): 24.3 "产生于刚走的这着棋", 2007 细则5 "从捉到捉，按闲处理" (图5: the rook
+    could take the advisor before its move and still can, "结果没有发生变化")."""
+    best: dict[int, int] = {}
+    for gain in before:
+        best[gain.victim] = max(best.get(gain.victim, 0), gain.value)
+    return [gain for gain in after if gain.value > best.get(gain.victim, 0)]
+
+
+@dataclass
+class _Classifier:
+    """Classifies moves, memoised per (position hash, move) for the length of one ruling."""
+
+    memo: dict[tuple[int, Move], MoveLabel] = field(default_factory=dict)
+
+    def classify(self, board: Board, move: Move) -> MoveLabel:
+        key = (board.zobrist_hash(), move)
+        known = self.memo.get(key)
+        if known is None:
+            known = self.memo[key] = classify_move(board, move)
+        return known
+
+
+def classify_move(board: Board, move: Move) -> MoveLabel:
+    """Classify the legal ``move`` of the side to move; the board is left unchanged.
+
+    将 (24.1) if it checks; 闲 if it is a king move answering a check (26.1.3); 杀 (24.2) if it
+    makes a mate threat that was not there before (for a move answering a check, one that the
+    check did not stop: 26.1.4); 捉 (24.3) if it makes a material gain possible that was not
+    (:func:`_new_gains`; 从捉到捉 = 闲, 2007 细则5), unless the gain only stands because the
+    moved piece stepped out of capture without taking part in it (参考图37); else 闲, told apart
+    as 兑 or 献 where that is clear (24.4, 24.5, 24.8).
+    """
+    evading = board.is_check()
+    moved_type = board.squares[move.from_square] & 7
+    board.push(move)
+    try:
+        if board.is_check():
+            return MoveLabel(move, CHECK)
+    finally:
+        board.pop()
+    if evading and moved_type == KING:
+        # 26.1.3: a king move that answers a check is idle, whatever it threatens.
+        return MoveLabel(move, IDLE, note="the king answers a check (26.1.3)")
+    board.push(move)
+    try:
+        with _null_move(board):
+            kill_after = threatens_mate(board) is True
+    finally:
+        board.pop()
+    if kill_after and (evading or threatens_mate(board) is not True):
+        # 26.1.4: a check-answering move's mate threat counts when the check had stopped it;
+        # otherwise the threat must be new.  (Had the side a mate before the move, it would
+        # have played it rather than repeat: a search out of nodes before counts as no mate.)
+        return MoveLabel(move, KILL)
+    board.push(move)
+    try:
+        with _null_move(board):
+            probe = _Prober(board, moved=move.to_square, strict=True)
+            after = probe.gains()
+    finally:
+        board.pop()
+    if not after:
+        return _idle(board, move, probe.offers)
+    # Before the move: with the side in check, its threats as they stood before it answered
+    # (26.1.4); otherwise as they stand.
+    prober = _Prober(board)
+    before = prober.gains(pseudo_first=evading)
+    new = _new_gains(before, after)
+    if new and _threatened(board, move.from_square):
+        # A piece that steps out of capture (避吃) and so makes a standing attack pay, without
+        # taking part in it, chases nothing: the attack was there, only the opponent's answer
+        # (taking the piece) is gone (参考图37 "黑避吃促成得子，但没有加强进攻子力，判闲").
+        board.push(move)
+        try:
+            with _null_move(board):
+                new = [g for g in new if not _escape(board, prober.lines, g, move)]
+        finally:
+            board.pop()
+    if new:
+        return MoveLabel(move, CHASE, tuple(new))
+    return _idle(board, move, probe.offers)
+
+
+def _idle(board: Board, move: Move, offers: list[tuple[int, int]]) -> MoveLabel:
+    """A move that is neither 将, 杀 nor 捉 (24.8 闲), told apart where it is clear:
+
+    * 兑 (24.4): it brings two pieces of the same type face to face (its own, or two others, as
+      a screen: 图13), and the opponent's could take without loss (``offers``, found by the
+      look-ahead after the move, pairs that did not attack each other before);
+    * 献 (24.5): the moved piece may be taken by a piece of another type without loss for
+      the taker.
+    """
+    side = board.turn
+    for mine, theirs in offers:
+        origin = move.from_square if mine == move.to_square else mine
+        if origin not in board.attackers(theirs, side):
+            return MoveLabel(move, EXCHANGE, note=_offer_note(board, move, mine, theirs))
+    board.push(move)
+    try:
+        for origin in board.attackers(move.to_square, board.turn):
+            if board.squares[origin] & 7 == board.squares[move.to_square] & 7:
+                continue
+            if _takes_safely(board, Move(origin, move.to_square)):
+                what = _describe_piece(board.squares[move.to_square], move.to_square)
+                return MoveLabel(move, OFFER, note=f"offers the {what}")
+    finally:
+        board.pop()
+    return MoveLabel(move, IDLE)
+
+
+def _offer_note(board: Board, move: Move, mine: int, theirs: int) -> str:
+    board.push(move)
+    try:
+        return (
+            f"offers the {_describe_piece(board.squares[mine], mine)} for the "
+            f"{_describe_piece(board.squares[theirs], theirs)}"
+        )
+    finally:
+        board.pop()
+
+
+def _takes_safely(board: Board, capture: Move) -> bool:
+    """Whether the side to move may make ``capture`` without being mated at once or losing
+    material in the exchange that follows (24.5)."""
+    if not board.is_legal(capture):
+        return False
+    taken = board.squares[capture.to_square]
+    board.push(capture)
+    try:
+        if mate_in_one(board):
+            return False
+        # The side that lost the piece is to move: its look-ahead must not come out ahead.
+        prober = _Prober(board)
+        tally = _Tally(takers=frozenset((capture.to_square,))).after(capture, taken, False)
+        line = prober._search(tally, 1, 0, 1, 0, 0, frozenset(), frozenset((capture.to_square,)))
+        return line.score <= 0
+    finally:
+        board.pop()
+
+
+def _threatened(board: Board, sq: int) -> bool:
+    """Whether the opponent of the side to move could win the piece on ``sq`` by taking it: the
+    taker is worth less, or the piece has no legal recapture (a cheap static exchange test)."""
+    code = board.squares[sq]
+    value = piece_value(code, sq)
+    if not value:
+        return False
+    with _null_move(board):
+        for origin in board.attackers(sq, board.turn):
+            capture = Move(origin, sq)
+            if not board.is_legal(capture):
+                continue
+            if _BASE_VALUE[board.squares[origin] & 7] < value:
+                return True
+            board.push(capture)
+            try:
+                if not any(m.to_square == sq for m in _captures(board)):
+                    return True
+            finally:
+                board.pop()
+    return False
+
+
+def _escape(board: Board, before: dict[Move, _Line], gain: Gain, move: Move) -> bool:
+    """Whether ``gain`` (found on ``board``, after ``move``) exists only because ``move`` took
+    its piece out of capture: before the move the same first move was answered by taking that
+    piece, and the piece takes no part in the gain (the gain stands without it)."""
+    line = before.get(gain.line[0])
+    if line is None or any(m.from_square == move.to_square for m in gain.line[::2]):
+        return False
+    if not any(m.to_square == move.from_square for m in line.moves[::2]):
+        return False
+    code = board.squares[move.to_square]
+    if code & 7 == KING:
+        return False
+    first = gain.line[0]
+    with _without_piece(board, move.to_square):
+        if not board.is_legal(first):
+            return False
+        prober = _Prober(board, strict=True)
+        prober.prepare()
+        attacker, victim = board.squares[first.from_square], board.squares[first.to_square]
+        if victim and victim & 7 == attacker & 7 and prober._exchange(first):
+            return False  # without the piece it would be an offer to exchange (参考图50)
+        without, _check = prober.line(first, alpha=gain.value - 1)
+    return without.score >= gain.value
+
+
+@contextmanager
+def _without_piece(board: Board, sq: int) -> Iterator[None]:
+    """Take the piece on ``sq`` (not a king) off the board for a what-if probe, keeping the
+    hash in step so that the memo stays sound."""
+    code = board.squares[sq]
+    checked = board._checked
+    board._set_square(sq, 0)
+    board._hash ^= ZOBRIST[code][sq]
+    board._checked = None
+    try:
+        yield
+    finally:
+        board._set_square(sq, code)
+        board._hash ^= ZOBRIST[code][sq]
+        board._checked = checked
+
+
+# -- the ruling (§3.4) -----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class SideJudgement:
+    """How one side's moves in the cycle are judged (24.13, 26.9, §3.4)."""
+
+    color: Color
+    labels: tuple[str, ...]
+    #: Its chases include a joint chase (联合捉) or a chase of a protected or under-protected
+    #: piece (有根子/少根子) other than a rook: the "light" side of 26.9.
+    light: bool = False
+    #: One of its chases is of a rook.
+    rooks: bool = False
+
+    @property
+    def forbidden(self) -> bool:
+        """Every move is 将, 杀 or 捉: 长将, 长杀, 长捉 or a mix (禁止着法, 24.13)."""
+        return bool(self.labels) and all(label in ATTACKING for label in self.labels)
+
+    @property
+    def perpetual_check(self) -> bool:
+        """Every move is 将 (长将, 24.9)."""
+        return bool(self.labels) and all(label == CHECK for label in self.labels)
+
+
+def _principal(label: MoveLabel) -> Gain:
+    """The chase a 捉 move is known by: the one of its gains with the most valuable target,
+    then the largest gain, then a single-piece one (参考图38 "联合捉车": the rook, not the
+    knight; 参考图47 "捉车"; 图28 "长捉车")."""
+    return max(
+        label.gains,
+        key=lambda g: (piece_value(g.target_code, g.target), g.value, g.heavy),
+    )
+
+
+def judge_side(color: Color, classes: list[MoveLabel]) -> SideJudgement:
+    """One side's moves of the cycle, judged.  Each 捉 move counts by its principal chase
+    (:func:`_principal`): light when that chase is joint or of a protected piece (not a rook)."""
+    chases = [_principal(c) for c in classes if c.label == CHASE and c.gains]
+    return SideJudgement(
+        color,
+        tuple(c.label for c in classes),
+        light=any(not g.heavy for g in chases),
+        rooks=any(g.target_code & 7 == ROOK for g in chases),
+    )
+
+
+def decide(red: SideJudgement, black: SideJudgement) -> tuple[Color | None, str, str]:
+    """The offender (None for a draw), the article, and why (§3.4; 2011 第26条 棋例总则;
+    2020 24.9–24.14, 26.9.2, 26.9.3):
+
+    1. one-sided perpetual check (单方长将) loses, whatever the other side does ("在任何情况下");
+       both sides checking perpetually is a draw (双方均为禁止着法);
+    2. a forbidden side against an allowed one must vary and, not varying, loses (不变判负);
+    3. neither forbidden: draw (双方均为允许着法);
+    4. both forbidden: draw, except that a "heavy" side (every chase a single-piece chase of a
+       rook or of an unprotected piece, or no chase at all) must vary against a "light" one
+       (a joint chase, or a chase of a protected piece) (2007 细则9, 26.9.2, 26.9.3).
+    """
+    if red.perpetual_check != black.perpetual_check:
+        offender = RED if red.perpetual_check else BLACK
+        return offender, "CXA-24.9", "one-sided perpetual check (单方长将) is never allowed"
+    if red.perpetual_check:
+        return None, "CXA-24.13", "both sides check perpetually (双方长将)"
+    if red.forbidden != black.forbidden:
+        offender = RED if red.forbidden else BLACK
+        side = red if red.forbidden else black
+        why = "a forbidden move (禁止着法) against an allowed one must vary"
+        return offender, _forbidden_article(side), why
+    if not red.forbidden:
+        return None, "CXA-24.14", "both sides play allowed moves (允许着法)"
+    if red.light != black.light:
+        heavy = black if red.light else red
+        article = "CXA-26.9.2" if heavy.rooks else "CXA-26.9.3"
+        why = (
+            "both sides play forbidden moves, and the side whose chases are all single-piece "
+            "chases of a rook or of an unprotected piece must vary against one that chases "
+            "jointly (联合捉) or chases a protected piece"
+        )
+        return heavy.color, article, why
+    return None, "CXA-24.13", "both sides play forbidden moves (双方均为禁止着法) of one class"
+
+
+def judge_cycle(board: Board, length: int) -> Ruling:
+    """Rule the last ``length`` moves of ``board``'s move stack, which bring a position back for
+    the third time, under the CXA rules: classify every move (:func:`classify_move`, each
+    (position, move) once), judge each side (:func:`judge_side`) and decide (:func:`decide`).
+
+    The reason is ``repetition`` for a draw; for a loss ``perpetual-chase`` when the
+    offender's moves include a 捉, else ``perpetual-check`` (all 将/杀: 长将, 长杀, 一将一杀;
+    docs/cxa.md).
+    """
+    if _MEMO.size() > _MEMO_LIMIT:
+        _MEMO.clear()
+    work = board.copy()
+    cycle = [work.pop() for _ in range(length)][::-1]
+    start_turn = work.turn
+    classifier = _Classifier()
+    classes: list[MoveLabel] = []
+    texts: list[str] = []
+    for move in cycle:
+        label = classifier.classify(work, move)
+        texts.append(_describe_move(work, label))
+        classes.append(label)
+        work.push(move)
+    sides = {
+        color: judge_side(
+            color, [c for i, c in enumerate(classes) if (i % 2 == 0) == (color == start_turn)]
+        )
+        for color in (RED, BLACK)
+    }
+    offender, article, why = decide(sides[RED], sides[BLACK])
+    if offender is None:
+        result, reason = "1/2-1/2", Reason.REPETITION
+    else:
+        result = "0-1" if offender == RED else "1-0"
+        offending = sides[offender].labels
+        if CHASE in offending:  # 长捉, 一将一捉, 一杀一捉
+            reason = Reason.PERPETUAL_CHASE
+        elif KILL in offending:  # 长杀, 一将一杀
+            reason = Reason.PERPETUAL_KILL
+        else:  # 长将
+            reason = Reason.PERPETUAL_CHECK
+    return Ruling(
+        result,
+        reason,
+        board.ply,
+        offender,
+        article,
+        tuple(cycle),
+        start_turn=start_turn,
+        rules="cxa",
+        labels=tuple(c.label for c in classes),
+        explanation=_explain(board.ply, texts, sides, offender, why, article, result),
+    )
+
+
+def _forbidden_article(side: SideJudgement) -> str:
+    """The term the forbidden side's moves make: 长杀 (24.10), 长捉 (24.11), or a mix (24.13)."""
+    kinds = set(side.labels)
+    if kinds == {KILL}:
+        return "CXA-24.10"
+    if kinds == {CHASE}:
+        return "CXA-24.11"
+    return "CXA-24.13"
+
+
+_HOW = {
+    "direct": "by a direct capture",
+    "uncovered": "by an uncovered capture",
+    "checks": "by checks",
+    "exchange": "after a full exchange",
+}
+
+
+def _describe_move(board: Board, label: MoveLabel) -> str:
+    """One cycle move, readable: ``h6i4 (马二退一) red 捉: …``."""
+    move = label.move
+    color = COLOR_NAMES[board.turn]
+    name = _LABEL_NAMES[label.label]
+    text = f"{move.iccs()} ({to_chinese(board, move)}) {color} {label.label} ({name}"
+    if label.label == CHASE and label.gains:
+        parts = []
+        for gain in label.gains:
+            how = gain.how
+            if how == "direct" and gain.line[0].from_square != move.to_square:
+                how = "uncovered"
+            victim = _describe_piece(gain.target_code, gain.target)
+            root = "有根子" if gain.protected else "无根子"
+            if gain.joint:
+                root += ", a joint capture 联合捉"
+            line = " ".join(m.iccs() for m in gain.line)
+            even = gain.value == EVEN_TRADE
+            won = "takes, in an even trade (各吃各子), the" if even else "wins the"
+            parts.append(f"{won} {victim} ({root}) {_HOW[how]}: {line}")
+        text += ": " + "; ".join(parts)
+    elif label.note:
+        text += f": {label.note}"
+    return text + ")"
+
+
+def _describe_piece(code: int, sq: int) -> str:
+    return f"{COLOR_NAMES[code_color(code)]} {PIECE_NAMES[code & 7]} on {square_name(sq)}"
+
+
+def _explain(
+    ply: int,
+    texts: list[str],
+    sides: dict[Color, SideJudgement],
+    offender: Color | None,
+    why: str,
+    article: str,
+    result: str,
+) -> str:
+    """The ruling as one paragraph of English with the CXA terms."""
+    summary = "; ".join(
+        f"{COLOR_NAMES[color]} {''.join(side.labels)} "
+        f"({'forbidden, 禁止着法' if side.forbidden else 'allowed, 允许着法'})"
+        for color, side in sides.items()
+    )
+    if offender is None:
+        outcome = "the game is drawn (双方不变作和)"
+    else:
+        outcome = f"{COLOR_NAMES[offender]} must vary and, not varying, loses (不变判负)"
+    return (
+        f"Under the CXA rules the position occurred for the third time at ply {ply}. "
+        f"Cycle: {'; '.join(texts)}. Sides: {summary}. {why[0].upper()}{why[1:]}: {outcome} "
+        f"({article}); result {result}."
+    )
