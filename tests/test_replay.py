@@ -34,6 +34,7 @@ REASONS = {
     "stalemate",
     "perpetual-check",
     "perpetual-chase",
+    "perpetual-kill",
     "repetition",
     "move-limit",
 }
