@@ -309,3 +309,69 @@ def test_proxy_sends_banmoves_to_a_ucci_engine(tmp_path: Path) -> None:
     go = received.index("go depth 1")
     assert received[go - 1].split()[0] == "banmoves"
     assert set(received[go - 1].split()[1:]) == {"a0a1", "b3b2"}
+
+
+# -- the CXA profile through the integrations ---------------------------------------------------
+
+# CXA 2020 图7: Red's cannon threatens mate on every move (长杀), forbidden under CXA: 0-1 at ply 8.
+# Under AXF the same cycle is Black's perpetual chase of the cannon (art. 18): 1-0.
+F07_FEN = "2bak1c2/4aRN1r/4b4/9/9/9/3pp4/2n1B4/9/2B1K3C w"
+F07_MOVES = "i0h0 i8h8 h0i0 h8i8 i0h0 i8h8 h0i0 h8i8"
+
+
+@pytest.mark.parametrize(
+    "rules, result, termination",
+    [("cxa", "0-1", "perpetual-kill"), ("axf", "1-0", "perpetual-chase")],
+)
+def test_match_rules_option(tmp_path: Path, rules: str, result: str, termination: str) -> None:
+    openings = tmp_path / "f07.txt"
+    openings.write_text(f"fen {F07_FEN}\n")
+    run = xqadj(
+        "match",
+        "--engine",
+        *scripted("A", "--script", F07_MOVES),
+        "--engine",
+        *scripted("B", "--script", F07_MOVES),
+        "--games",
+        "1",
+        "--openings",
+        str(openings),
+        "--rules",
+        rules,
+        "--pgn",
+        str(tmp_path / "m.pgn"),
+    )
+    assert run.returncode == 0, run.stderr
+    [game] = pgn_games(tmp_path / "m.pgn")
+    assert (game["Result"], game["Termination"]) == (result, termination)
+
+
+def test_proxy_rules_cxa(tmp_path: Path) -> None:
+    child = pexpect.spawn(
+        sys.executable,
+        ["-m", "xqadj", "proxy", "--rules", "cxa", "--", sys.executable, str(SCRIPTED)],
+        encoding="utf-8",
+        timeout=30,
+    )
+    child.sendline("ucci")
+    child.expect("ucciok")
+    child.sendline(f"position fen {F07_FEN} moves {F07_MOVES}")
+    child.expect(
+        r"info string xqadj ruling result 0-1 reason perpetual-kill ply 8 offender red "
+        r"article CXA-24\.10"
+    )
+    child.expect(r"info string xqadj Under the CXA rules")
+    child.sendline("quit")
+    child.expect(pexpect.EOF)
+
+
+def test_replay_rules_cxa(tmp_path: Path) -> None:
+    lines = tmp_path / "games.txt"
+    lines.write_text(f"{F07_FEN} | {F07_MOVES}\n")
+    for rules, expected in (
+        ("cxa", "ruling 0-1 perpetual-kill ply 8 offender red CXA-24.10"),
+        ("axf", "ruling 1-0 perpetual-chase ply 8 offender black art.18"),
+    ):
+        run = xqadj("replay", "--rules", rules, str(lines))
+        assert run.returncode == 0, run.stderr
+        assert expected in run.stdout
