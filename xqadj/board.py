@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from typing import NamedTuple
 
 Color = int
@@ -713,6 +714,48 @@ class Board:
             self.pop()
 
     # -- move generation ---------------------------------------------------------------------
+
+    @contextmanager
+    def passed_turn(self) -> Iterator[None]:
+        """The other side to move, as if the side to move had passed; restored on exit.
+
+        For what-if tests ("what could the opponent do now?"); no move is recorded.
+        """
+        self.turn ^= 1
+        self._hash ^= ZOBRIST_BLACK_TO_MOVE
+        checked = self._checked
+        self._checked = None
+        try:
+            yield
+        finally:
+            self.turn ^= 1
+            self._hash ^= ZOBRIST_BLACK_TO_MOVE
+            self._checked = checked
+
+    @contextmanager
+    def without_piece(self, sq: int) -> Iterator[None]:
+        """The piece on ``sq`` (not a king) taken off the board, hash included; restored on exit.
+
+        For what-if tests ("what if this piece were not there?"); no move is recorded.
+        """
+        code = self.squares[sq]
+        checked = self._checked
+        self._set_square(sq, EMPTY)
+        self._hash ^= ZOBRIST[code][sq]
+        self._checked = None
+        try:
+            yield
+        finally:
+            self._set_square(sq, code)
+            self._hash ^= ZOBRIST[code][sq]
+            self._checked = checked
+
+    def piece_moves(self, sq: int) -> Iterator[Move]:
+        """The pseudo-legal moves of the piece on ``sq`` (whichever side it belongs to)."""
+        code = self.squares[sq]
+        if code:
+            color = code_color(code)
+            yield from self._piece_moves(sq, code, color, BLACK_BIT if color == BLACK else 0)
 
     def pseudo_legal_moves(self) -> Iterator[Move]:
         """Moves that follow the pieces' movement rules, ignoring king safety."""

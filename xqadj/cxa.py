@@ -44,8 +44,6 @@ ruling is reproducible; running out of nodes never creates a 杀 or a 捉.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
@@ -64,8 +62,6 @@ from xqadj.board import (
     RED,
     ROOK,
     SHIELD,
-    ZOBRIST,
-    ZOBRIST_BLACK_TO_MOVE,
     Board,
     Color,
     Move,
@@ -234,21 +230,6 @@ class _Tally(NamedTuple):
 # -- board helpers ---------------------------------------------------------------------------
 
 
-@contextmanager
-def _null_move(board: Board) -> Iterator[None]:
-    """Let the other side move next: the "what if the opponent passed" of every threat test."""
-    board.turn ^= 1
-    board._hash ^= ZOBRIST_BLACK_TO_MOVE
-    checked = board._checked
-    board._checked = None
-    try:
-        yield
-    finally:
-        board.turn ^= 1
-        board._hash ^= ZOBRIST_BLACK_TO_MOVE
-        board._checked = checked
-
-
 #: A capture as (origin square, target square, victim code).
 _Capture = tuple[int, int, int]
 
@@ -256,7 +237,7 @@ _Capture = tuple[int, int, int]
 class _Memo:
     """Results that depend on the position only, keyed by its Zobrist hash (side to move
     included): the searches of one ruling meet the same positions again and again.  What-if
-    probes that edit the board keep the hash in step (:func:`_without_piece`).  Entries are
+    probes that edit the board keep the hash in step (:meth:`Board.without_piece`).  Entries are
     facts about positions, so games ruled in several threads may share the memo."""
 
     def __init__(self) -> None:
@@ -387,9 +368,9 @@ def _evasions(board: Board) -> list[Move]:
             between = _between_squares(checker, king)
             targets.update(between)
             screens.update(sq for sq in between if squares[sq] and (squares[sq] & BLACK_BIT) == own)
-    candidates = list(board._piece_moves(king, squares[king], side, own))
+    candidates = list(board.piece_moves(king))
     for sq in screens:
-        candidates.extend(board._piece_moves(sq, squares[sq], side, own))
+        candidates.extend(board.piece_moves(sq))
     for target in targets:
         occupied = squares[target]
         for origin in board.attackers(target, side):
@@ -473,7 +454,7 @@ def _find_checks(board: Board) -> list[Move]:
             continue
         kind = code & 7
         if shield[sq]:
-            candidates.extend(board._piece_moves(sq, code, side, own))
+            candidates.extend(board.piece_moves(sq))
         elif kind == ROOK or kind == CANNON:
             for target in (sq // 9 * 9 + kf, kr * 9 + sq % 9):
                 move = Move(sq, target)
@@ -481,9 +462,7 @@ def _find_checks(board: Board) -> list[Move]:
                     candidates.append(move)
         else:
             landing = CHECK_LANDING[kind][king]
-            candidates.extend(
-                m for m in board._piece_moves(sq, code, side, own) if landing[m.to_square]
-            )
+            candidates.extend(m for m in board.piece_moves(sq) if landing[m.to_square])
     found = []
     for move in candidates:
         captured = board._make(move)
@@ -685,7 +664,7 @@ class _Prober:
         key = board.zobrist_hash()
         known = self._threat_memo.get(key)
         if known is None:
-            with _null_move(board):
+            with board.passed_turn():
                 known = mate_in_one(board)
             if known:
                 for move in _legal(board):
@@ -845,7 +824,7 @@ class _Prober:
             self.budget = saved
 
     def _exchange_lost(self, board: Board, back: Move, move: Move, attacker: int) -> bool:
-        with _null_move(board):
+        with board.passed_turn():
             if not board.is_legal(back):
                 return False
             replies = _attack_set(board, board.turn)
@@ -1156,7 +1135,7 @@ def classify_move(board: Board, move: Move) -> MoveLabel:
         return MoveLabel(move, IDLE, note="the king answers a check (26.1.3)")
     board.push(move)
     try:
-        with _null_move(board):
+        with board.passed_turn():
             kill_after = threatens_mate(board) is True
     finally:
         board.pop()
@@ -1167,7 +1146,7 @@ def classify_move(board: Board, move: Move) -> MoveLabel:
         return MoveLabel(move, KILL)
     board.push(move)
     try:
-        with _null_move(board):
+        with board.passed_turn():
             probe = _Prober(board, moved=move.to_square, strict=True)
             after = probe.gains()
     finally:
@@ -1185,7 +1164,7 @@ def classify_move(board: Board, move: Move) -> MoveLabel:
         # (taking the piece) is gone (参考图37 "黑避吃促成得子，但没有加强进攻子力，判闲").
         board.push(move)
         try:
-            with _null_move(board):
+            with board.passed_turn():
                 new = [g for g in new if not _escape(board, prober.lines, g, move)]
         finally:
             board.pop()
@@ -1258,7 +1237,7 @@ def _threatened(board: Board, sq: int) -> bool:
     value = piece_value(code, sq)
     if not value:
         return False
-    with _null_move(board):
+    with board.passed_turn():
         for origin in board.attackers(sq, board.turn):
             capture = Move(origin, sq)
             if not board.is_legal(capture):
@@ -1287,7 +1266,7 @@ def _escape(board: Board, before: dict[Move, _Line], gain: Gain, move: Move) -> 
     if code & 7 == KING:
         return False
     first = gain.line[0]
-    with _without_piece(board, move.to_square):
+    with board.without_piece(move.to_square):
         if not board.is_legal(first):
             return False
         prober = _Prober(board, strict=True)
@@ -1297,23 +1276,6 @@ def _escape(board: Board, before: dict[Move, _Line], gain: Gain, move: Move) -> 
             return False  # without the piece it would be an offer to exchange (参考图50)
         without, _check = prober.line(first, alpha=gain.value - 1)
     return without.score >= gain.value
-
-
-@contextmanager
-def _without_piece(board: Board, sq: int) -> Iterator[None]:
-    """Take the piece on ``sq`` (not a king) off the board for a what-if probe, keeping the
-    hash in step so that the memo stays sound."""
-    code = board.squares[sq]
-    checked = board._checked
-    board._set_square(sq, 0)
-    board._hash ^= ZOBRIST[code][sq]
-    board._checked = None
-    try:
-        yield
-    finally:
-        board._set_square(sq, code)
-        board._hash ^= ZOBRIST[code][sq]
-        board._checked = checked
 
 
 # -- the ruling (§3.4) -----------------------------------------------------------------------
