@@ -116,9 +116,16 @@ def is_protected(board: Board, attacker: int, victim: int) -> bool:
     D83–85, art. 34); a cannon that gains or loses its mount through the capture counts as it
     then stands.
     """
+    return bool(real_roots(board, attacker, victim))
+
+
+def real_roots(board: Board, attacker: int, victim: int) -> list[int]:
+    """The squares of the pieces that could really recapture after ``attacker``×``victim``.
+
+    A check given by the move being classified is answered before the capture can happen, so
+    it does not make a root fake: only an exposure the recapture itself creates does (D-11).
+    """
     defender = code_color(board.squares[victim])
-    # A check given by the move being classified is answered before the capture can happen,
-    # so it does not make a root fake: only an exposure the recapture itself creates does.
     king = board.king_squares[defender]
     pending = (
         frozenset(board.attackers(king, 1 - defender)) if board.is_in_check(defender) else None
@@ -126,13 +133,15 @@ def is_protected(board: Board, attacker: int, victim: int) -> bool:
     capture = Move(attacker, victim)
     captured = board._make(capture)
     try:
-        for origin in board.attackers(victim, defender):
-            if pending is None:
-                if _legal_capture(board, origin, victim):
-                    return True
-            elif _recapture_exposes_nothing_new(board, origin, victim, king, pending):
-                return True
-        return False
+        return [
+            origin
+            for origin in board.attackers(victim, defender)
+            if (
+                _legal_capture(board, origin, victim)
+                if pending is None
+                else _recapture_exposes_nothing_new(board, origin, victim, king, pending)
+            )
+        ]
     finally:
         board._unmake(capture, captured)
 
@@ -315,20 +324,13 @@ def classify_move(board: Board, move: Move) -> MoveClass:
 def _root_was_unmounted(board: Board, threat: Threat, vacated: int) -> bool:
     """Whether ``threat`` arose only because the moved piece left the mount of an enemy cannon
     that protected the victim (art. 26, D61: moving a cannon mount chases nothing)."""
-    squares = board.squares
-    defender = code_color(squares[threat.victim])
     board._set_square(vacated, _BLOCKER)
-    capture = Move(threat.attacker, threat.victim)
-    captured = board._make(capture)
     try:
         return any(
-            squares[origin] & 7 == CANNON
-            and _between(origin, vacated, threat.victim)
-            and _legal_capture(board, origin, threat.victim)
-            for origin in board.attackers(threat.victim, defender)
+            board.squares[root] & 7 == CANNON and _between(root, vacated, threat.victim)
+            for root in real_roots(board, threat.attacker, threat.victim)
         )
     finally:
-        board._unmake(capture, captured)
         board._set_square(vacated, EMPTY)
 
 
