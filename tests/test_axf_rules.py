@@ -11,7 +11,8 @@ at ply 8 (ply 9 when a first move leaves the start and the cycle begins after it
 
 Article numbers are those of the AXF "Detail Rules" (RULES.md §2.6), "Dn" its diagrams, "图n" the
 WXF 2018 §36 examples of the seed text; the "Hard cases" are RULES.md §7's list.  Where the
-library's answer differed from the rule text, the test asserted the rule text as a strict xfail until the library was fixed.
+library's answer differed from the rule text, the test asserted the rule text (as a strict
+xfail until the library was fixed).
 """
 
 from __future__ import annotations
