@@ -6,9 +6,35 @@ import os
 
 import pytest
 
+FILE_NAMES = "abcdefghi"
+
 
 def skip_or_fail(message: str) -> None:
     """Skip a test whose input is missing, except under CI, where that is a failure."""
     if os.environ.get("CI"):
         pytest.fail(message)
     pytest.skip(message)
+
+
+def sq(name: str) -> int:
+    """Square index of an ICCS square name: ``sq('e0') == 4``."""
+    return int(name[1:]) * 9 + FILE_NAMES.index(name[0])
+
+
+def make_fen(pieces: dict[str, str], side: str = "w") -> str:
+    """A FEN from ``{'e0': 'K', 'e9': 'k', ...}``, built without the library under test (so no
+    rank is miscounted by hand)."""
+    rows = []
+    for rank in range(9, -1, -1):
+        row, empty = "", 0
+        for file in FILE_NAMES:
+            letter = pieces.get(f"{file}{rank}")
+            if letter is None:
+                empty += 1
+                continue
+            if empty:
+                row += str(empty)
+                empty = 0
+            row += letter
+        rows.append(row + (str(empty) if empty else ""))
+    return "/".join(rows) + " " + side

@@ -19,7 +19,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from xqadj.board import BLACK, FILE_NAMES, RED, Board, Move, square_name
+from support import make_fen
+
+from xqadj.board import BLACK, RED, Board, Move, square_name
 from xqadj.classify import MoveClass, classify_move
 from xqadj.referee import Game, Reason, Ruling
 
@@ -37,20 +39,7 @@ def fen(spec: str, side: str = "w") -> str:
     for letter, name in zip(tokens[::2], tokens[1::2], strict=True):
         assert name not in pieces, f"two pieces on {name}"
         pieces[name] = letter
-    rows = []
-    for rank in range(9, -1, -1):
-        row, empty = "", 0
-        for file in FILE_NAMES:
-            symbol = pieces.get(f"{file}{rank}")
-            if symbol is None:
-                empty += 1
-                continue
-            if empty:
-                row += str(empty)
-                empty = 0
-            row += symbol
-        rows.append(row + (str(empty) if empty else ""))
-    return "/".join(rows) + " " + side
+    return make_fen(pieces, side)
 
 
 def victims(cls: MoveClass) -> frozenset[str]:

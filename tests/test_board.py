@@ -13,6 +13,7 @@ import pyffish
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from support import make_fen, sq
 
 from xqadj.board import (
     BLACK,
@@ -26,36 +27,12 @@ from xqadj.board import (
     Move,
     XqadjError,
     perft,
-    square,
 )
 
 VARIANT = "xiangqi"
 
 
 # --- helpers ------------------------------------------------------------------------------
-
-
-def sq(name: str) -> int:
-    """Square index of an ICCS square name: ``sq('e0') == 4``."""
-    return square(FILE_NAMES.index(name[0]), int(name[1:]))
-
-
-def make_fen(pieces: dict[str, str], side: str = "w") -> str:
-    """Build a FEN from ``{'e0': 'K', 'e9': 'k', ...}`` (so no rank is miscounted by hand)."""
-    rows = []
-    for rank in range(9, -1, -1):
-        row, empty = "", 0
-        for file in FILE_NAMES:
-            letter = pieces.get(f"{file}{rank}")
-            if letter is None:
-                empty += 1
-                continue
-            if empty:
-                row += str(empty)
-                empty = 0
-            row += letter
-        rows.append(row + (str(empty) if empty else ""))
-    return "/".join(rows) + " " + side
 
 
 def ffen(fen: str) -> str:

@@ -17,9 +17,10 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from support import make_fen, sq
 
 from xqadj import cxa
-from xqadj.board import BLACK, FILE_NAMES, KNIGHT, RED, Board, Move, square
+from xqadj.board import BLACK, KNIGHT, RED, Board, Move
 from xqadj.referee import Game, GameOverError, Reason, Ruling
 
 DATA = Path(__file__).resolve().parent / "data"
@@ -82,28 +83,6 @@ def play(case: dict[str, str], plies: int | None = None) -> tuple[Game, Ruling |
         if index < len(moves):
             assert ruling is None, f"ruling before ply {len(moves)}: {ruling}"
     return game, ruling
-
-
-def make_fen(pieces: dict[str, str], side: str = "w") -> str:
-    """A FEN from ``{'e0': 'K', 'e9': 'k', ...}``."""
-    rows = []
-    for rank in range(9, -1, -1):
-        row, empty = "", 0
-        for file in FILE_NAMES:
-            letter = pieces.get(f"{file}{rank}")
-            if letter is None:
-                empty += 1
-                continue
-            if empty:
-                row += str(empty)
-                empty = 0
-            row += letter
-        rows.append(row + (str(empty) if empty else ""))
-    return "/".join(rows) + " " + side
-
-
-def sq(name: str) -> int:
-    return square(FILE_NAMES.index(name[0]), int(name[1:]))
 
 
 # --- the case file ----------------------------------------------------------------------------
