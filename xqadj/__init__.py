@@ -9,7 +9,10 @@ The package is layered, each layer usable alone:
   or other;
 * :mod:`xqadj.referee` — a game that rules checkmate, stalemate, perpetual check, perpetual
   chase, repetition draws and the move limit (:class:`Game`, :class:`Ruling`);
-* :mod:`xqadj.protocol` — the line protocol served by the ``xqadj`` command.
+* :mod:`xqadj.cxa` — the Chinese rules (CXA 2020) as a second profile, ``Game(rules="cxa")``;
+* :mod:`xqadj.protocol` — the line protocol served by the ``xqadj`` command;
+* :mod:`xqadj.engine`, :mod:`xqadj.match`, :mod:`xqadj.proxy`, :mod:`xqadj.replay` — the
+  integrations: driving engines, engine matches, the GUI proxy, game files.
 """
 
 from xqadj.board import (
