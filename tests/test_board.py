@@ -808,3 +808,30 @@ def test_property_attackers_match_move_generation(data: st.DataObject) -> None:
             assert set(found) == expected
             assert board.is_attacked(target, by) == bool(expected)
         assert board.is_in_check(1 - by) == bool(board.attackers(board.king_squares[1 - by], by))
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.data())
+def test_has_legal_move_agrees_with_move_generation_along_a_game(data: st.DataObject) -> None:
+    """has_legal_move() keeps per-side witness moves between calls (a cache of hints): along
+    random play, with takebacks, it must always equal ``bool(legal_moves())``."""
+    start = data.draw(
+        st.sampled_from(
+            [
+                STARTING_FEN,
+                "4k4/9/9/9/9/9/9/9/4A4/3K1R3 w",  # sparse: few pieces, few moves
+                "3k5/4a4/4P4/9/9/9/9/9/9/4K4 b",
+                "3ak4/4a4/9/9/9/9/9/2n6/4A4/3AK4 w",
+            ]
+        )
+    )
+    board = Board(start)
+    for _ in range(data.draw(st.integers(10, 80))):
+        legal = board.legal_moves()
+        assert board.has_legal_move() == bool(legal), board.fen()
+        if not legal:
+            break
+        if board.move_stack and data.draw(st.integers(0, 5)) == 0:
+            board.pop()
+            continue
+        board.push(legal[data.draw(st.integers(0, len(legal) - 1))])
