@@ -7,6 +7,7 @@ import re
 import shlex
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pexpect
@@ -375,3 +376,31 @@ def test_replay_rules_cxa(tmp_path: Path) -> None:
         run = xqadj("replay", "--rules", rules, str(lines))
         assert run.returncode == 0, run.stderr
         assert expected in run.stdout
+
+
+def test_timeout_option_bounds_a_depth_limited_search(tmp_path: Path) -> None:
+    """With --depth there is no clock to go by: --timeout says when a silent engine forfeits."""
+    started = time.monotonic()
+    run = xqadj(
+        "match",
+        "--engine",
+        *scripted("Hangs", "--hang-at", "0"),
+        "--engine",
+        *scripted("Good"),
+        "--games",
+        "1",
+        "--depth",
+        "3",
+        "--timeout",
+        "1",
+        "--pgn",
+        str(tmp_path / "m.pgn"),
+    )
+    assert run.returncode == 0, run.stderr
+    [game] = pgn_games(tmp_path / "m.pgn")
+    assert (game["Red"], game["Result"], game["Termination"]) == (
+        "Hangs",
+        "0-1",
+        "forfeit (timeout)",
+    )
+    assert time.monotonic() - started < 30

@@ -89,6 +89,10 @@ class SearchLimit:
     movetime: int | None = None
     depth: int | None = None
     nodes: int | None = None
+    #: Seconds an engine may take beyond ``movetime`` before it counts as hung.
+    grace: float = 5.0
+    #: Seconds a depth- or nodes-limited search may take before the engine counts as hung.
+    search_timeout: float = 60.0
 
     def go(self) -> str:
         if self.movetime is not None:
@@ -99,11 +103,13 @@ class SearchLimit:
             return f"go nodes {self.nodes}"
         return "go movetime 100"
 
-    def deadline(self, grace: float) -> float:
+    def deadline(self) -> float:
         """Seconds to wait for ``bestmove`` before the engine counts as hung."""
         if self.movetime is not None:
-            return self.movetime / 1000 + grace
-        return grace
+            return self.movetime / 1000 + self.grace
+        if self.depth is not None or self.nodes is not None:
+            return self.search_timeout
+        return 0.1 + self.grace  # the default movetime of 100 ms
 
 
 class Engine:
@@ -228,7 +234,6 @@ class Engine:
         moves: list[Move],
         limit: SearchLimit,
         banned: list[Move] | None = None,
-        grace: float = 5.0,
     ) -> str | None:
         """Search the position and return the engine's ``bestmove`` text (None if it has none)."""
         position = "startpos" if start_fen == STARTING_FEN else f"fen {start_fen}"
@@ -238,7 +243,7 @@ class Engine:
         if banned and self.spec.protocol == "ucci":
             self.send("banmoves " + " ".join(self.format_move(m) for m in banned))
         self.send(limit.go())
-        line, _ = self.read_until("bestmove", limit.deadline(grace))
+        line, _ = self.read_until("bestmove", limit.deadline())
         tokens = line.split()
         if len(tokens) < 2 or tokens[1] in ("(none)", "0000", "none", "resign"):
             return None

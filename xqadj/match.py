@@ -327,6 +327,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     limit.add_argument("--depth", type=int, help="search depth per move")
     limit.add_argument("--nodes", type=int, help="nodes per move")
     parser.add_argument(
+        "--timeout",
+        type=float,
+        help="seconds after which a silent engine forfeits: beyond --movetime (default 5), or "
+        "per move with --depth/--nodes (default 60)",
+    )
+    parser.add_argument(
         "--rules", choices=RULE_SETS, default="axf", help="rules profile (default axf)"
     )
     parser.add_argument(
@@ -362,6 +368,8 @@ def main(args: argparse.Namespace) -> int:
         )
         return 2
     limit = SearchLimit(args.movetime, args.depth, args.nodes)
+    if args.timeout is not None:
+        limit.grace = limit.search_timeout = args.timeout
     if limit.movetime is None and limit.depth is None and limit.nodes is None:
         limit.movetime = 100
     config = MatchConfig(
