@@ -3,10 +3,11 @@
 The rules digest (``RULES.md`` §2.3–2.7) is the specification; ``docs/rulings.md`` records the
 decisions taken where the rulebook is silent.  In short, a move *chases* a piece when, after the
 move, the mover could legally capture that piece next move and the capture counts as a threat
-(:func:`threats`), and that threat did not exist before the move.  Comparing the threats before
-and after the move covers direct attacks, discovered attacks (a moved screen, a freed knight leg or
-elephant eye, a cannon gaining a mount) and attacks made real by blocking or removing a root
-(appendix D105), while a standing attack that the move did not create is ignored (图110, 图106).
+(by the value rules: an unprotected victim, a rook attacked by a knight or cannon, ...), and that
+threat did not exist before the move.  Comparing the threats before and after the move covers
+direct attacks, discovered attacks (a moved screen, a freed knight leg or elephant eye, a cannon
+gaining a mount) and attacks made real by blocking or removing a root (appendix D105), while a
+standing attack that the move did not create is ignored (图110, 图106).
 
 Classification is only ever run while a cycle is being ruled, never on the hot path.
 
@@ -213,34 +214,6 @@ def _can_capture(board: Board, origin: int, target: int) -> bool:
     if origin not in board.attackers(target, color):
         return False
     return _legal_capture(board, origin, target)
-
-
-def threats(board: Board, side: Color, legal: bool = True) -> set[Threat]:
-    """The captures ``side`` threatens that count as chases (whoever is to move).
-
-    A threat is a capture of an enemy piece other than the king and an uncrossed pawn (art. 25)
-    by a piece other than the king or a pawn (their licence, art. 28–29), which is a chase by the
-    value rules: the victim is unprotected, or it is a rook attacked by a knight or cannon (or a
-    stronger piece attacked by an advisor or elephant), or a same-type piece that cannot capture
-    back.  With ``legal`` the capture must also be legal; without it a pseudo-legal attack is
-    enough (used for the position before a move, so that resolving a check or leaving a pin does
-    not turn a standing attack into a new chase).
-    """
-    squares = board.squares
-    enemy_bit = BLACK_BIT if side == 0 else 0
-    found: set[Threat] = set()
-    for victim in range(90):
-        code = squares[victim]
-        if not code or (code & BLACK_BIT) != enemy_bit:
-            continue
-        if code & 7 == KING or _is_uncrossed_pawn(code, victim):
-            continue
-        for attacker in board.attackers(victim, side):
-            if squares[attacker] & 7 in LICENSED_CHASERS:
-                continue
-            if _is_threat(board, attacker, victim, legal):
-                found.add(Threat(attacker, victim))
-    return found
 
 
 def _attacks(board: Board, side: Color) -> set[Threat]:
