@@ -8,6 +8,7 @@ from importlib import resources
 
 from xqadj import __version__
 from xqadj.board import STARTING_FEN, XqadjError
+from xqadj.notation import to_chinese, to_wxf
 from xqadj.referee import Game
 
 DESCRIPTION = """\
@@ -47,10 +48,7 @@ def _demo(args: argparse.Namespace) -> int:
 
 
 def _label(game: Game, move_text: str) -> str:
-    try:
-        from xqadj.notation import to_chinese, to_wxf
-    except ImportError:  # pragma: no cover - notation is part of the package
-        return ""
+    """The move in WXF and Chinese notation, for people."""
     move = game.board.parse_move(move_text)
     return f"{to_wxf(game.board, move)} {to_chinese(game.board, move)}"
 
