@@ -1368,8 +1368,8 @@ def judge_cycle(board: Board, length: int) -> Ruling:
     (position, move) once), judge each side (:func:`judge_side`) and decide (:func:`decide`).
 
     The reason is ``repetition`` for a draw; for a loss ``perpetual-chase`` when the
-    offender's moves include a 捉, else ``perpetual-check`` (all 将/杀: 长将, 长杀, 一将一杀;
-    docs/cxa.md).
+    offender's moves include a 捉, ``perpetual-kill`` when they include a 杀 and no 捉 (长杀,
+    一将一杀), else ``perpetual-check`` (长将; docs/cxa.md).
     """
     if _MEMO.size() > _MEMO_LIMIT:
         _MEMO.clear()
