@@ -26,6 +26,7 @@ import random
 
 import pyffish
 import pytest
+from support import make_fen
 
 from xqadj.board import (
     KING,
@@ -34,6 +35,7 @@ from xqadj.board import (
     InvalidFenError,
     Move,
     Piece,
+    square_name,
 )
 from xqadj.referee import Game
 
@@ -92,21 +94,8 @@ def _random_board(rng: random.Random) -> Board:
             piece = Piece.from_symbol(symbol)
             free = sorted(sq for sq in REACHABLE[piece] if sq not in pieces)
             pieces[rng.choice(free)] = symbol
-        rows = []
-        for rank in range(9, -1, -1):
-            row, empty = "", 0
-            for file in range(9):
-                letter = pieces.get(rank * 9 + file)
-                if letter is None:
-                    empty += 1
-                    continue
-                if empty:
-                    row += str(empty)
-                    empty = 0
-                row += letter
-            rows.append(row + (str(empty) if empty else ""))
         try:
-            board = Board("/".join(rows) + " w")
+            board = Board(make_fen({square_name(sq): letter for sq, letter in pieces.items()}))
         except InvalidFenError:  # too many of a kind, or the side not to move in check
             continue
         if board.is_check() or not board.has_legal_move():
