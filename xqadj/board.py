@@ -428,6 +428,10 @@ ZOBRIST, ZOBRIST_BLACK_TO_MOVE = _zobrist_keys()
 # --- the board ----------------------------------------------------------------------------
 
 
+#: A quiet move that proved a side could move: from, to, the piece, the squares it needs empty.
+_Witness = tuple[int, int, int, tuple[int, ...]]
+
+
 class _Undo(NamedTuple):
     move: Move
     captured: int
@@ -463,7 +467,7 @@ class Board:
         self._occupied = 0  # bit ``s`` set when square ``s`` holds a piece
         # Per colour, a move that recently proved the side can move: has_legal_move() tries it
         # first.  Only a hint: it is checked again before use.
-        self._witness: list[Move | None] = [None, None]
+        self._witness: list[_Witness | None] = [None, None]
         self._in_check_witness: list[Move | None] = [None, None]
         if fen is not None:
             self.set_fen(fen)
@@ -820,11 +824,11 @@ class Board:
         color = self.turn
         if self.is_check():
             # In check: the move that answered the last check, then the king's steps, then all.
-            witness = self._in_check_witness[color]
-            if witness is not None and self.is_pseudo_legal(witness):
-                captured = self._make(witness)
+            answer = self._in_check_witness[color]
+            if answer is not None and self.is_pseudo_legal(answer):
+                captured = self._make(answer)
                 safe = not self.is_in_check(color)
-                self._unmake(witness, captured)
+                self._unmake(answer, captured)
                 if safe:
                     return True
             king = self.king_squares[color]
@@ -840,31 +844,59 @@ class Board:
         # Out of check, a move between squares that shield nothing is legal.  Try the move that
         # proved it last time (a hint, checked again), then moving the last-moved piece back.
         near = SHIELD[self.king_squares[color]]
+        squares = self.squares
         witness = self._witness[color]
-        if witness is not None and not (near[witness[0]] or near[witness[1]]):
-            if self.is_pseudo_legal(witness):
-                return True
+        if witness is not None:
+            f, t, code, needs_empty = witness
+            if squares[f] == code and not (near[f] or near[t]):
+                for sq in needs_empty:
+                    if squares[sq]:
+                        break
+                else:
+                    return True
         stack = self.move_stack
         if len(stack) >= 2:
             back_to, back_from = stack[-2]
-            if not (near[back_from] or near[back_to]) and not self.squares[back_to]:
-                back = _ALL_MOVES[back_from][back_to]
-                if self.is_pseudo_legal(back):
-                    self._witness[color] = back
+            if not (near[back_from] or near[back_to]) and not squares[back_to]:
+                if self.is_pseudo_legal(_ALL_MOVES[back_from][back_to]):
                     return True
-        squares = self.squares
+        # A quiet pawn step makes the most lasting witness (pawns move least), then any move.
         own = BLACK_BIT if color == BLACK else 0
+        pawn = PAWN | own
+        for sq in SQUARES:
+            if squares[sq] == pawn and not near[sq]:
+                for move in self._piece_moves(sq, pawn, color, own):
+                    if not (near[move.to_square] or squares[move.to_square]):
+                        self._witness[color] = self._quiet_witness(move)
+                        return True
         for sq in SQUARES:
             code = squares[sq]
             if code and (code & BLACK_BIT) == own and not near[sq]:
                 for move in self._piece_moves(sq, code, color, own):
                     if not near[move.to_square]:
-                        self._witness[color] = move
+                        self._witness[color] = self._quiet_witness(move)
                         return True
-        for move in self._legal_move_iter():
-            self._witness[color] = move
-            return True
-        return False
+        return any(True for _ in self._legal_move_iter())
+
+    def _quiet_witness(self, move: Move) -> _Witness | None:
+        """A move kept as a witness that its side can move: from, to, the piece, and the squares
+        that must stay empty for it to stay pseudo-legal (None for a capture, whose target may
+        go away)."""
+        f, t = move
+        if self.squares[t]:
+            return None
+        code = self.squares[f]
+        kind = code & 7
+        index = f * 90 + t
+        if kind == ROOK or kind == CANNON:
+            needs: tuple[int, ...] = (*(BETWEEN[index] or ()), t)
+        elif kind == KNIGHT:
+            needs = (KNIGHT_LEG[index], t)
+        elif kind == ELEPHANT:
+            needs = (ELEPHANT_EYE[code_color(code)][index], t)
+        else:
+            needs = (t,)
+        return (f, t, code, needs)
 
     def _legal_move_iter(self, moves: Iterable[Move] | None = None) -> Iterator[Move]:
         """The legal ones among ``moves`` (by default all pseudo-legal moves)."""
