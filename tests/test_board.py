@@ -11,13 +11,14 @@ import re
 
 import pyffish
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, assume, event, given, settings
 from hypothesis import strategies as st
 from support import make_fen, sq
 
 from xqadj.board import (
     BLACK,
     FILE_NAMES,
+    REACHABLE,
     RED,
     STARTING_FEN,
     Board,
@@ -25,8 +26,10 @@ from xqadj.board import (
     InvalidFenError,
     InvalidMoveError,
     Move,
+    Piece,
     XqadjError,
     perft,
+    square_name,
 )
 
 VARIANT = "xiangqi"
@@ -835,3 +838,38 @@ def test_has_legal_move_agrees_with_move_generation_along_a_game(data: st.DataOb
             board.pop()
             continue
         board.push(legal[data.draw(st.integers(0, len(legal) - 1))])
+
+
+#: Pieces a random position in check is built from: attackers of every kind for both sides,
+#: so that checks by a rook, cannon (with screens of either colour), knight, pawn and the
+#: facing king, double checks and mates all turn up.
+_SPARSE_PIECES = "RRCCNNPPAB" + "rrccnnppab"
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.filter_too_much])
+@given(st.data())
+def test_property_check_answers_on_random_positions(data: st.DataObject) -> None:
+    """has_legal_move() in check only tries the moves that could answer it (the king's, a
+    capture of the checker, a block, a cannon screen moved away): on random sparse positions
+    in check it must agree with full move generation and with pyffish."""
+    red_king = data.draw(st.sampled_from(["d0", "e0", "f0", "d1", "e1", "f1", "d2", "e2", "f2"]))
+    black_king = data.draw(st.sampled_from(["d9", "e9", "f9", "d8", "e8", "f8", "d7", "e7", "f7"]))
+    placed = {red_king: "K", black_king: "k"}
+    count = data.draw(st.integers(2, 10), label="pieces")
+    for letter in data.draw(st.permutations(_SPARSE_PIECES))[:count]:
+        piece = Piece.from_symbol(letter)
+        where = sorted(REACHABLE[piece.piece_type, piece.color])
+        placed.setdefault(square_name(data.draw(st.sampled_from(where))), letter)
+    try:
+        board = Board(make_fen(placed, data.draw(st.sampled_from("wb"), label="side")))
+    except InvalidFenError:
+        assume(False)  # the side not to move is in check
+        raise
+    assume(board.is_check())
+    legal = board.legal_moves()
+    event("mate" if not legal else "in check")
+    assert board.has_legal_move() == bool(legal), board.fen()
+    # The probe's shortlist (white box): every legal answer to the check must be on it.
+    assert set(legal) <= set(board._check_answers()), board.fen()
+    theirs = pyffish.legal_moves(VARIANT, ffen(board.fen()), [])
+    assert sorted(m.fairy() for m in legal) == sorted(theirs)

@@ -111,6 +111,11 @@ class Piece(NamedTuple):
 
 _SYMBOL_ALIASES = {"h": "n", "e": "b"}
 
+#: The FEN letter of each piece code.
+SYMBOL_BY_CODE: dict[int, str] = {
+    piece_code(t, c): Piece(t, c).symbol() for t in PIECE_TYPES for c in (RED, BLACK)
+}
+
 
 # --- errors -------------------------------------------------------------------------------
 
@@ -499,18 +504,18 @@ class Board:
 
     def board_fen(self) -> str:
         """The placement part of the FEN."""
+        squares = self.squares
         rows = []
         for rank in range(9, -1, -1):
             row, empty = "", 0
-            for file in range(9):
-                code = self.squares[rank * 9 + file]
+            for code in squares[rank * 9 : rank * 9 + 9]:
                 if code == EMPTY:
                     empty += 1
                     continue
                 if empty:
                     row += str(empty)
                     empty = 0
-                row += Piece(code & 7, code_color(code)).symbol()
+                row += SYMBOL_BY_CODE[code]
             rows.append(row + (str(empty) if empty else ""))
         return "/".join(rows)
 
@@ -831,13 +836,7 @@ class Board:
                 self._unmake(answer, captured)
                 if safe:
                     return True
-            king = self.king_squares[color]
-            own = BLACK_BIT if color else 0
-            steps = self._piece_moves(king, self.squares[king], color, own)
-            for move in self._legal_move_iter(steps):
-                self._in_check_witness[color] = move
-                return True
-            for move in self._legal_move_iter():
+            for move in self._legal_move_iter(self._check_answers()):
                 self._in_check_witness[color] = move
                 return True
             return False
@@ -854,14 +853,18 @@ class Board:
                         break
                 else:
                     return True
+        own = BLACK_BIT if color == BLACK else 0
         stack = self.move_stack
         if len(stack) >= 2:
-            back_to, back_from = stack[-2]
-            if not (near[back_from] or near[back_to]) and not squares[back_to]:
-                if self.is_pseudo_legal(_ALL_MOVES[back_from][back_to]):
-                    return True
+            # The side's last-moved piece (most often the witness itself) can usually move on.
+            last = stack[-2].to_square
+            code = squares[last]
+            if code and not near[last]:
+                for move in self._piece_moves(last, code, color, own):
+                    if not (near[move.to_square] or squares[move.to_square]):
+                        self._witness[color] = self._quiet_witness(move)
+                        return True
         # A quiet pawn step makes the most lasting witness (pawns move least), then any move.
-        own = BLACK_BIT if color == BLACK else 0
         pawn = PAWN | own
         for sq in SQUARES:
             if squares[sq] == pawn and not near[sq]:
@@ -877,6 +880,54 @@ class Board:
                         self._witness[color] = self._quiet_witness(move)
                         return True
         return any(True for _ in self._legal_move_iter())
+
+    def _check_answers(self) -> Iterator[Move]:
+        """Pseudo-legal moves that may answer the check on the side to move, most likely first:
+        every legal move is among them.  Against a single checker a move other than the king's
+        must capture it, block its line or its knight's leg, or (against a cannon) add a second
+        screen or take its own screen away; against a double check, all moves are tried."""
+        color = self.turn
+        squares = self.squares
+        king = self.king_squares[color]
+        own = BLACK_BIT if color == BLACK else 0
+        yield from self._piece_moves(king, squares[king], color, own)
+        checkers = self.attackers(king, 1 - color)
+        if len(checkers) != 1:
+            yield from self.pseudo_legal_moves()
+            return
+        checker = checkers[0]
+        for origin in self.attackers(checker, color):
+            if origin != king:
+                yield _ALL_MOVES[origin][checker]
+        kind = squares[checker] & 7
+        if kind == KNIGHT:
+            blocks: tuple[int, ...] = (KNIGHT_LEG[checker * 90 + king],)
+        elif kind == PAWN:
+            return
+        else:  # a rook, a cannon, or the other king along the file
+            blocks = BETWEEN[checker * 90 + king] or ()
+        for sq in blocks:
+            if not squares[sq]:
+                for origin in self._quiet_movers(sq, color):
+                    yield _ALL_MOVES[origin][sq]
+            elif (squares[sq] & BLACK_BIT) == own:  # the cannon's screen, if it is ours
+                for move in self._piece_moves(sq, squares[sq], color, own):
+                    if move.to_square not in blocks:
+                        yield move
+
+    def _quiet_movers(self, sq: int, color: Color) -> list[int]:
+        """Squares of ``color``'s pieces other than the king that can move to the empty ``sq``:
+        the pieces that could capture there, except that a cannon moves like a rook."""
+        squares = self.squares
+        cannon = CANNON | (BLACK_BIT if color == BLACK else 0)
+        movers = [o for o in self.attackers(sq, color) if squares[o] & 7 not in (CANNON, KING)]
+        for ray in RAYS[sq]:
+            for s in ray:
+                if squares[s]:
+                    if squares[s] == cannon:
+                        movers.append(s)
+                    break
+        return movers
 
     def _quiet_witness(self, move: Move) -> _Witness | None:
         """A move kept as a witness that its side can move: from, to, the piece, and the squares

@@ -216,15 +216,27 @@ def _can_capture(board: Board, origin: int, target: int) -> bool:
     return _legal_capture(board, origin, target)
 
 
-def _attacks(board: Board, side: Color) -> set[Threat]:
-    """Every pseudo-legal attack of ``side`` on an enemy piece other than the king."""
+def _chase_candidates(board: Board, side: Color) -> list[Threat]:
+    """Every pseudo-legal attack of ``side`` that could be a chase, sorted: on an enemy piece
+    other than the king or an uncrossed pawn (never victims, art. 29), by a piece other than
+    the king or a pawn (licensed chasers, art. 28-29)."""
     squares = board.squares
     enemy_bit = BLACK_BIT if side == 0 else 0
-    found: set[Threat] = set()
+    found: list[Threat] = []
     for victim in range(90):
         code = squares[victim]
-        if code and (code & BLACK_BIT) == enemy_bit and code & 7 != KING:
-            found.update(Threat(a, victim) for a in board.attackers(victim, side))
+        if (
+            code
+            and (code & BLACK_BIT) == enemy_bit
+            and code & 7 != KING
+            and not _is_uncrossed_pawn(code, victim)
+        ):
+            found.extend(
+                Threat(a, victim)
+                for a in board.attackers(victim, side)
+                if squares[a] & 7 not in LICENSED_CHASERS
+            )
+    found.sort()
     return found
 
 
@@ -245,18 +257,12 @@ def classify_move(board: Board, move: Move) -> MoveClass:
     """
     side = board.turn
     f, t = move
-    squares = board.squares
     # Only an attack that exists after the move can be a chase: find those first, then look at
     # each one before the move (standing threat? standing attack?) and after it.
     board.push(move)
     try:
         check = board.is_check()
-        candidates = sorted(
-            threat
-            for threat in _attacks(board, side)
-            if squares[threat.attacker] & 7 not in LICENSED_CHASERS
-            and not _is_uncrossed_pawn(squares[threat.victim], threat.victim)
-        )
+        candidates = _chase_candidates(board, side)
     finally:
         board.pop()
     standing_threats, standing_attacks = set(), set()

@@ -28,6 +28,7 @@ from xqadj.board import (
     RED,
     ROOK,
     STARTING_FEN,
+    SYMBOL_BY_CODE,
     Board,
     Color,
     IllegalMoveError,
@@ -284,11 +285,10 @@ class GameOverError(IllegalMoveError):
 
 def _piece_ids(board: Board) -> list[str]:
     """An id for each square's piece, valid while no capture happens: type and start square."""
-    ids = []
-    for sq in range(90):
-        piece = board.piece_at(sq)
-        ids.append(f"{piece.symbol()}@{square_name(sq)}" if piece else "")
-    return ids
+    return [
+        f"{SYMBOL_BY_CODE[code]}@{square_name(sq)}" if code else ""
+        for sq, code in enumerate(board.squares)
+    ]
 
 
 @dataclass
@@ -297,7 +297,6 @@ class _Replay:
 
     classes: list[MoveClass] = field(default_factory=list)
     ids_after: list[list[str]] = field(default_factory=list)
-    squares_after: list[list[int]] = field(default_factory=list)
 
     def chased(self, index: int) -> set[str]:
         return {self.ids_after[index][v.victim] for v in self.classes[index].victims}
@@ -335,7 +334,6 @@ def judge_cycle(board: Board, length: int) -> Ruling:
         ids[t], ids[f] = ids[f], ""
         replay.classes.append(cls)
         replay.ids_after.append(ids[:])
-        replay.squares_after.append(work.squares[:])
         notes.append(_note(work, cls))
     verdicts = []
     for color in (RED, BLACK):
