@@ -563,6 +563,19 @@ def test_stalemate_reached_by_a_move() -> None:
     assert not board.is_stalemate() and board.turn == RED
 
 
+def test_stalemate_after_the_last_moved_piece_is_captured() -> None:
+    # Regression: the mate probe asks the side's last-moved piece for a move first; here that
+    # cannon has just been taken, and the red rook now on its square must not be mistaken for a
+    # black piece that can move.  The rook holds rank 8, the flying general holds e9.
+    board = Board(make_fen({"f9": "k", "c5": "c", "c0": "R", "e0": "K"}, "b"))
+    board.push_iccs("c5c8")
+    board.push_iccs("c0c8")
+    assert not board.is_check()
+    assert board.legal_moves() == []
+    assert not board.has_legal_move()
+    assert board.is_stalemate()
+
+
 def test_gives_check() -> None:
     board = Board(make_fen({"d9": "k", "a5": "R", "f0": "K"}))
     assert board.gives_check(Move.from_iccs("a5d5"))

@@ -434,7 +434,7 @@ ZOBRIST, ZOBRIST_BLACK_TO_MOVE = _zobrist_keys()
 
 
 #: A quiet move that proved a side could move: from, to, the piece, the squares it needs empty.
-_Witness = tuple[int, int, int, tuple[int, ...]]
+_Witness = tuple[int, int, int, int]
 
 
 class _Undo(NamedTuple):
@@ -827,8 +827,11 @@ class Board:
     def has_legal_move(self) -> bool:
         """Whether the side to move has a legal move (cheap: called after every move)."""
         color = self.turn
-        if self.is_check():
-            # In check: the move that answered the last check, then the king's steps, then all.
+        checked = self._checked
+        if checked is None:
+            checked = self._checked = self.is_in_check(color)
+        if checked:
+            # In check: the move that answered the last check, then the moves that may answer it.
             answer = self._in_check_witness[color]
             if answer is not None and self.is_pseudo_legal(answer):
                 captured = self._make(answer)
@@ -847,19 +850,16 @@ class Board:
         witness = self._witness[color]
         if witness is not None:
             f, t, code, needs_empty = witness
-            if squares[f] == code and not (near[f] or near[t]):
-                for sq in needs_empty:
-                    if squares[sq]:
-                        break
-                else:
-                    return True
+            if squares[f] == code and not (near[f] or near[t] or self._occupied & needs_empty):
+                return True
         own = BLACK_BIT if color == BLACK else 0
         stack = self.move_stack
         if len(stack) >= 2:
-            # The side's last-moved piece (most often the witness itself) can usually move on.
+            # The side's last-moved piece (most often the witness itself) can usually move on,
+            # unless it has just been captured.
             last = stack[-2].to_square
             code = squares[last]
-            if code and not near[last]:
+            if code and (code & BLACK_BIT) == own and not near[last]:
                 for move in self._piece_moves(last, code, color, own):
                     if not (near[move.to_square] or squares[move.to_square]):
                         self._witness[color] = self._quiet_witness(move)
@@ -931,8 +931,8 @@ class Board:
 
     def _quiet_witness(self, move: Move) -> _Witness | None:
         """A move kept as a witness that its side can move: from, to, the piece, and the squares
-        that must stay empty for it to stay pseudo-legal (None for a capture, whose target may
-        go away)."""
+        that must stay empty for it to stay pseudo-legal, as a bit mask (None for a capture,
+        whose target may go away)."""
         f, t = move
         if self.squares[t]:
             return None
@@ -947,7 +947,7 @@ class Board:
             needs = (ELEPHANT_EYE[code_color(code)][index], t)
         else:
             needs = (t,)
-        return (f, t, code, needs)
+        return (f, t, code, sum(1 << sq for sq in needs))
 
     def _legal_move_iter(self, moves: Iterable[Move] | None = None) -> Iterator[Move]:
         """The legal ones among ``moves`` (by default all pseudo-legal moves)."""

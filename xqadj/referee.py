@@ -188,7 +188,8 @@ class Game:
         if move_limit < 0:
             raise ValueError("move_limit must be 0 (off) or positive")
         self.board = Board(fen)
-        self.start_fen = self.board.fen()
+        # The usual start needs no formatting (it is already in the normal form fen() gives).
+        self.start_fen = STARTING_FEN if fen == STARTING_FEN else self.board.fen()
         self.rules = rules
         self.move_limit = move_limit
         self.ruling: Ruling | None = self._rule_static()
