@@ -826,6 +826,20 @@ def test_property_attackers_match_move_generation(data: st.DataObject) -> None:
         assert board.is_in_check(1 - by) == bool(board.attackers(board.king_squares[1 - by], by))
 
 
+@PROPERTY_SETTINGS
+@given(st.data())
+def test_property_capture_targets_match_move_generation(data: st.DataObject) -> None:
+    """capture_targets() (the chase classifier's attack scan) lists exactly the squares that
+    the pseudo-legal moves of the piece capture on, for the pieces of both sides."""
+    board = random_play(data)
+    for origin in range(90):
+        if board.squares[origin]:
+            moves = board.piece_moves(origin)
+            captures = {m.to_square for m in moves if board.squares[m.to_square]}
+            assert sorted(board.capture_targets(origin)) == sorted(captures), (board.fen(), origin)
+    assert board.capture_targets(next(s for s in range(90) if not board.squares[s])) == []
+
+
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.data())
 def test_has_legal_move_agrees_with_move_generation_along_a_game(data: st.DataObject) -> None:

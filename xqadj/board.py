@@ -768,6 +768,54 @@ class Board:
             self._hash ^= ZOBRIST[code][sq]
             self._checked = checked
 
+    def capture_targets(self, sq: int) -> list[int]:
+        """Squares of the enemy pieces (the king included) that the piece on ``sq`` could
+        capture, pseudo-legally.  The flying general's "capture" of the other king is not one.
+
+        >>> board = Board("5k3/9/4r4/9/4c4/9/9/9/4C4/3K5 w")
+        >>> [square_name(sq) for sq in board.capture_targets(13)]  # the cannon on e1
+        ['e7']
+        """
+        squares = self.squares
+        code = squares[sq]
+        if not code:
+            return []
+        enemy = (code & BLACK_BIT) ^ BLACK_BIT
+        kind = code & 7
+        found: list[int] = []
+        if kind == ROOK or kind == CANNON:
+            for ray in RAYS[sq]:
+                screened = kind == ROOK  # a rook takes the first piece, a cannon the second
+                for s in ray:
+                    target = squares[s]
+                    if target:
+                        if screened:
+                            if (target & BLACK_BIT) == enemy:
+                                found.append(s)
+                            break
+                        screened = True
+            return found
+        if kind == KNIGHT:
+            for s, leg in KNIGHT_MOVES[sq]:
+                target = squares[s]
+                if target and (target & BLACK_BIT) == enemy and not squares[leg]:
+                    found.append(s)
+            return found
+        color = code_color(code)
+        if kind == ELEPHANT:
+            steps: Iterable[int] = (s for s, eye in ELEPHANT_MOVES[color][sq] if not squares[eye])
+        elif kind == PAWN:
+            steps = PAWN_MOVES[color][sq]
+        elif kind == ADVISOR:
+            steps = ADVISOR_MOVES[color][sq]
+        else:
+            steps = KING_MOVES[color][sq]
+        for s in steps:
+            target = squares[s]
+            if target and (target & BLACK_BIT) == enemy:
+                found.append(s)
+        return found
+
     def piece_moves(self, sq: int) -> Iterator[Move]:
         """The pseudo-legal moves of the piece on ``sq`` (whichever side it belongs to)."""
         code = self.squares[sq]

@@ -217,25 +217,19 @@ def _can_capture(board: Board, origin: int, target: int) -> bool:
 
 
 def _chase_candidates(board: Board, side: Color) -> list[Threat]:
-    """Every pseudo-legal attack of ``side`` that could be a chase, sorted: on an enemy piece
-    other than the king or an uncrossed pawn (never victims, art. 29), by a piece other than
-    the king or a pawn (licensed chasers, art. 28-29)."""
+    """Every pseudo-legal attack of ``side`` that could be a chase, sorted: by a piece other
+    than the king or a pawn (licensed chasers, art. 28-29), on an enemy piece other than the
+    king or an uncrossed pawn (never victims, art. 29)."""
     squares = board.squares
-    enemy_bit = BLACK_BIT if side == 0 else 0
+    own_bit = BLACK_BIT if side else 0
     found: list[Threat] = []
-    for victim in range(90):
-        code = squares[victim]
-        if (
-            code
-            and (code & BLACK_BIT) == enemy_bit
-            and code & 7 != KING
-            and not _is_uncrossed_pawn(code, victim)
-        ):
-            found.extend(
-                Threat(a, victim)
-                for a in board.attackers(victim, side)
-                if squares[a] & 7 not in LICENSED_CHASERS
-            )
+    for attacker in range(90):
+        code = squares[attacker]
+        if code and (code & BLACK_BIT) == own_bit and code & 7 not in LICENSED_CHASERS:
+            for victim in board.capture_targets(attacker):
+                target = squares[victim]
+                if target & 7 != KING and not _is_uncrossed_pawn(target, victim):
+                    found.append(Threat(attacker, victim))
     found.sort()
     return found
 
@@ -266,12 +260,12 @@ def classify_move(board: Board, move: Move) -> MoveClass:
     finally:
         board.pop()
     standing_threats, standing_attacks = set(), set()
-    attackers_before: dict[int, list[int]] = {}
+    targets_before: dict[int, list[int]] = {}
     for threat in candidates:
         origin = f if threat.attacker == t else threat.attacker
-        if threat.victim not in attackers_before:
-            attackers_before[threat.victim] = board.attackers(threat.victim, side)
-        if origin in attackers_before[threat.victim]:
+        if origin not in targets_before:
+            targets_before[origin] = board.capture_targets(origin)
+        if threat.victim in targets_before[origin]:
             standing_attacks.add(threat)
             if _is_threat(board, origin, threat.victim, legal=False):
                 standing_threats.add(threat)
