@@ -342,6 +342,54 @@ def test_q11_nothing_is_ruled_at_a_second_occurrence() -> None:
         assert ruling is None
 
 
+# --- 26.2 守和要点 -----------------------------------------------------------------------------
+
+#: Black holds for a draw with a lone rook against red's rook and crossed pawn; from h2 the
+#: rook attacks the unprotected elephant on a2, from h0 the unprotected advisor on f0, while
+#: the red king steps d0-d1 and back.
+LONE_DEFENDER = {"d0": "K", "f0": "A", "a2": "B", "i7": "R", "e6": "P", "e9": "k", "h2": "r"}
+LONE_DEFENDER_LINE = "h2h0 d0d1 h0h2 d1d0 h2h0 d0d1 h0h2 d1d0".split()
+
+
+def rule_line(pieces: dict[str, str]) -> Ruling:
+    game = Game(make_fen(pieces, "b"), rules="cxa")
+    for text in LONE_DEFENDER_LINE:
+        ruling = game.push_iccs(text)
+        if ruling is not None:
+            return ruling
+    raise AssertionError("no ruling at the third occurrence")
+
+
+def test_26_2_a_lone_defender_attacking_advisors_and_elephants_is_idle() -> None:
+    """26.2: the only attacking piece of the side holding for a draw, attacking 士/象 in
+    passing, plays 闲: the rook's two squares are allowed, and the cycle is drawn."""
+    ruling = rule_line(LONE_DEFENDER)
+    assert (ruling.ply, ruling.result, ruling.offender) == (8, "1/2-1/2", None)
+    assert ruling.labels[:4] == ("闲", "闲", "闲", "闲")
+    assert "26.2" in ruling.explain()
+
+
+@pytest.mark.parametrize(
+    ("change", "labels"),
+    [
+        # A second black attacking piece: black no longer has a lone attacker.
+        ({"a9": "n"}, "捉闲捉闲"),
+        # Red without its rook and pawn: black has more material and is not holding for a draw.
+        ({"i7": None, "e6": None}, "捉闲捉闲"),
+        # A knight on f0 instead of the advisor: a chase of a knight is still one.
+        ({"f0": "N"}, "捉闲闲闲"),
+    ],
+)
+def test_26_2_only_for_advisors_and_elephants_chased_by_the_lone_attacker_of_the_weaker_side(
+    change: dict[str, str | None], labels: str
+) -> None:
+    pieces = {k: v for k, v in {**LONE_DEFENDER, **change}.items() if v is not None}
+    ruling = rule_line(pieces)
+    assert "".join(ruling.labels[:4]) == labels
+    forbidden = labels == "捉闲捉闲"
+    assert ruling.result == ("1-0" if forbidden else "1/2-1/2")
+
+
 # --- the AXF profile is unchanged ----------------------------------------------------------------
 
 

@@ -48,11 +48,13 @@ from dataclasses import dataclass, field
 from typing import NamedTuple
 
 from xqadj.board import (
+    ADVISOR,
     BLACK,
     BLACK_BIT,
     CANNON,
     CHECK_LANDING,
     COLOR_NAMES,
+    ELEPHANT,
     KING,
     KNIGHT,
     KNIGHT_ATTACKS,
@@ -1119,7 +1121,8 @@ def classify_move(board: Board, move: Move) -> MoveLabel:
     makes a mate threat that was not there before (for a move answering a check, one that the
     check did not stop: 26.1.4); 捉 (24.3) if it makes a material gain possible that was not
     (:func:`_new_gains`; 从捉到捉 = 闲, 2007 细则5), unless the gain only stands because the
-    moved piece stepped out of capture without taking part in it (参考图37); else 闲, told apart
+    moved piece stepped out of capture without taking part in it (参考图37), or the only gains
+    are of 士/象 by the lone attacker of the side holding for a draw (26.2); else 闲, told apart
     as 兑 or 献 where that is clear (24.4, 24.5, 24.8).
     """
     evading = board.is_check()
@@ -1168,9 +1171,45 @@ def classify_move(board: Board, move: Move) -> MoveLabel:
                 new = [g for g in new if not _escape(board, prober.lines, g, move)]
         finally:
             board.pop()
+    if new and _lone_defender_moved(board, move):
+        # 26.2: the lone attacker of a side holding for a draw, attacking an advisor or an
+        # elephant in passing, is idle; a gain of any other piece is still a chase.
+        others = [g for g in new if g.target_code & 7 not in (ADVISOR, ELEPHANT)]
+        if not others:
+            label = _idle(board, move, probe.offers)
+            return label._replace(note=label.note or _LONE_DEFENDER_NOTE)
+        new = others
     if new:
         return MoveLabel(move, CHASE, tuple(new))
     return _idle(board, move, probe.offers)
+
+
+_LONE_DEFENDER_NOTE = "the lone attacker of the side holding for a draw attacks 士/象 (26.2)"
+
+
+def _lone_defender_moved(board: Board, move: Move) -> bool:
+    """Whether ``move`` is made by the only attacking piece (车, 马, 炮 or crossed pawn) of a side
+    that has less material than the other, i.e. that holds for a draw (守和方, 26.2).
+
+    Where that piece stands is not judged: the rulebook does not say what makes a square a
+    守和要点, so every square of the lone attacker counts (docs/cxa.md).
+    """
+    squares = board.squares
+    side_bit = squares[move.from_square] & BLACK_BIT
+    attackers = 0
+    material = [0, 0]
+    for sq, code in enumerate(squares):
+        if code:
+            value = piece_value(code, sq)
+            material[code_color(code)] += value
+            if (code & BLACK_BIT) == side_bit and value >= STRONG:
+                attackers += 1
+    side = board.turn
+    return (
+        attackers == 1
+        and piece_value(squares[move.from_square], move.from_square) >= STRONG
+        and material[side] < material[1 - side]
+    )
 
 
 def _idle(board: Board, move: Move, offers: list[tuple[int, int]]) -> MoveLabel:
