@@ -390,6 +390,118 @@ def test_26_2_only_for_advisors_and_elephants_chased_by_the_lone_attacker_of_the
     assert ruling.result == ("1-0" if forbidden else "1/2-1/2")
 
 
+# --- the non-repeating forbidden run (参考图8), behind a flag ----------------------------------
+
+
+def play_with_run_rule(case_id: str, rules: str = "cxa") -> Ruling | None:
+    case = case_by_id(case_id)
+    game = Game(case["fen"], rules=rules, forbidden_run=True)
+    for text in case["moves"].split():
+        ruling = game.push_iccs(text)
+        if ruling is not None:
+            return ruling
+    return None
+
+
+def test_forbidden_run_rules_nine_forbidden_moves_on_three_squares() -> None:
+    """参考图8: red's first nine moves are all 将 or 捉 and land on six squares; with the flag on,
+    red must vary at its ninth move (ply 17) instead of at the third occurrence (ply 21)."""
+    ruling = play_with_run_rule("CXA20-R08")
+    assert ruling is not None
+    assert (ruling.ply, ruling.result, ruling.offender) == (17, "0-1", RED)
+    assert ruling.reason is Reason.PERPETUAL_CHASE
+    assert len(ruling.cycle) == 17
+    assert "9 forbidden moves in a row on 6 squares" in ruling.explain()
+    assert "参考图8" in ruling.explain()
+
+
+def test_forbidden_run_is_off_by_default_and_not_an_axf_rule() -> None:
+    _game, ruling = play(case_by_id("CXA20-R08"))
+    assert ruling is not None and ruling.ply == 21
+    axf = play_with_run_rule("CXA20-R08", rules="axf")
+    case = case_by_id("CXA20-R08")
+    plain = Game(case["fen"])
+    expected = None
+    for text in case["moves"].split():
+        expected = plain.push_iccs(text)
+        if expected is not None:
+            break
+    assert axf == expected
+
+
+def test_forbidden_run_needs_three_squares(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(cxa, "RUN_SQUARES", 7)  # 参考图8's run lands on six
+    ruling = play_with_run_rule("CXA20-R08")
+    assert ruling is not None and ruling.ply == 21
+
+
+def test_forbidden_run_moves_are_banned_before_they_are_played() -> None:
+    case = case_by_id("CXA20-R08")
+    game = Game(case["fen"], rules="cxa", forbidden_run=True)
+    for text in case["moves"].split()[:16]:
+        assert game.push_iccs(text) is None
+    assert Move.from_iccs("h0h3") in game.banned_moves()
+
+
+def run_ruling(fen: str, moves: str) -> Ruling | None:
+    game = Game(fen, rules="cxa", forbidden_run=True)
+    for text in moves.split():
+        ruling = game.push_iccs(text)
+        if ruling is not None:
+            return ruling
+    return None
+
+
+def test_forbidden_run_in_a_master_game() -> None:
+    """Corpus game 2090, plies 140-156: black's rook checks from c0/c1, then chases the red
+    pawn that steps g7-h7-g7 from g1 and h1, nine forbidden moves of one rook on five squares
+    while red only answers; with the flag on, black must vary.  (Of the 2,516 master games,
+    this one and game 1460, a rook's nine checks and chases, are the two the flag rules.)"""
+    fen = "2bak1b2/4a4/6P2/4P4/9/3R5/9/9/2r6/3K5 b"
+    moves = "c1c0 d0d1 c0c1 d1d0 c1c6 e6d6 c6c0 d0d1 c0c1 d1d0 c1g1 g7h7 g1h1 h7g7 h1g1 g7h7 g1h1"
+    ruling = run_ruling(fen, moves)
+    assert ruling is not None
+    assert (ruling.ply, ruling.result, ruling.offender) == (17, "1-0", BLACK)
+    assert "".join(ruling.labels[::2]) == "将将捉将将捉捉捉捉"
+
+
+@pytest.mark.parametrize(
+    ("fen", "moves"),
+    [
+        # Corpus game 1575, plies 46-62: black's cannons, knights, advisor and rook take turns.
+        (
+            "1Cbaka3/9/bR7/p1p1p3p/2P4n1/3N2n2/P2cP1c1P/N1r6/2C6/2BAKAB2 b",
+            "g3g1 d4e6 d3i3 b7e7 f9e8 e7h7 c2c1 a2c1 g4f2 e0e1 h5g3 g0i2 i3h3 h7h9 e8f9 b9b3 h3h1",
+        ),
+        # Corpus game 2142, plies 43-59: red's cannon, rooks and knight take turns.
+        (
+            "3ak1b2/3raR2c/b5n2/p3p1N1p/3P2r2/6p2/P3P3P/3RC4/9/2BAKAB2 w",
+            "e2g2 g4f4 f8g8 g5g6 g2g7 g9e7 g7a7 d8d5 d2d5 g6g8 d5d8 e9f9 a7a9 f9f8 a9a8 f8f9 d8d4",
+        ),
+    ],
+)
+def test_forbidden_run_is_one_piece(fen: str, moves: str) -> None:
+    """Nine forbidden moves in a row by several pieces are an attack, not a run: master games
+    have them, and they are not ruled ("走子…在三个或三个以上点上", docs/cxa.md)."""
+    assert run_ruling(fen, moves) is None
+
+
+def test_forbidden_run_never_rules_on_case_lines_before_their_ruling() -> None:
+    """With the flag on, no case line of the file is ruled earlier than the book rules it,
+    except 参考图8, the run the flag is for."""
+    early = []
+    for case in CASES:
+        if case["id"] == "CXA20-R08" or case["id"] in NOT_FOLLOWED:
+            continue
+        ruling = play_with_run_rule(case["id"])
+        if ruling is None or (ruling.ply, ruling.result) != (
+            int(case["ruling_ply"]),
+            case["result"],
+        ):
+            early.append(f"{case['id']}: {ruling}")
+    assert not early
+
+
 # --- the AXF profile is unchanged ----------------------------------------------------------------
 
 

@@ -53,7 +53,7 @@ PROTOCOL_LINE = re.compile(
     rf"""
     id\ name\ \S.*
     | id\ author\ \S.*
-    | option\ (?:name\ )?(?:Rules|Notation|MoveLimit|Explain)
+    | option\ (?:name\ )?(?:Rules|Notation|MoveLimit|Explain|ForbiddenRun)
       \ type\ (?:combo|spin|check)\ default\ \S+.*
     | uciok | ucciok | readyok
     | status\ ply\ \d+\ occurrences\ \d+\ result\ (?:\*|1-0|0-1|1/2-1/2)
@@ -290,6 +290,7 @@ HANDSHAKE = [
     "option name Notation type combo default iccs var iccs var fairy",
     "option name MoveLimit type spin default 0 min 0 max 100000",
     "option name Explain type check default false",
+    "option name ForbiddenRun type check default false",
     "uciok",
 ]
 

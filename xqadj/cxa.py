@@ -45,6 +45,7 @@ ruling is reproducible; running out of nodes never creates a 杀 or a 捉.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from itertools import pairwise
 from typing import NamedTuple
 
 from xqadj.board import (
@@ -1410,12 +1411,22 @@ def judge_cycle(board: Board, length: int) -> Ruling:
     offender's moves include a 捉, ``perpetual-kill`` when they include a 杀 and no 捉 (长杀,
     一将一杀), else ``perpetual-check`` (长将; docs/cxa.md).
     """
+    return _judge_span(
+        board,
+        length,
+        _Classifier(),
+        f"the position occurred for the third time at ply {board.ply}",
+    )
+
+
+def _judge_span(board: Board, length: int, classifier: _Classifier, trigger: str) -> Ruling:
+    """Classify and judge the last ``length`` moves of ``board``; ``trigger`` says in the
+    explanation why they are being judged."""
     if _MEMO.size() > _MEMO_LIMIT:
         _MEMO.clear()
     work = board.copy()
     cycle = [work.pop() for _ in range(length)][::-1]
     start_turn = work.turn
-    classifier = _Classifier()
     classes: list[MoveLabel] = []
     texts: list[str] = []
     for move in cycle:
@@ -1451,8 +1462,65 @@ def judge_cycle(board: Board, length: int) -> Ruling:
         start_turn=start_turn,
         rules="cxa",
         labels=tuple(c.label for c in classes),
-        explanation=_explain(board.ply, texts, sides, offender, why, article, result),
+        explanation=_explain(trigger, texts, sides, offender, why, article, result),
     )
+
+
+# -- the non-repeating forbidden run (参考图8) ------------------------------------------------
+
+#: A side that plays this many forbidden moves (将, 杀, 捉) in a row ...
+RUN_MOVES = 9
+#: ... landing on at least this many different squares, without repeating a position, is
+#: judged as if it had repeated ("在三个或三个以上点上，连续以禁止着法达九个回合").
+RUN_SQUARES = 3
+
+
+class ForbiddenRunWatch:
+    """The rule of 参考图8, off by default (``Game(..., forbidden_run=True)``): a side whose last
+    :data:`RUN_MOVES` moves are all made by one piece, all forbidden, and land on
+    :data:`RUN_SQUARES` or more squares is judged, with the other side's moves in between, as
+    a cycle would be (:func:`decide`).
+
+    It is ruled only when that side is the one that must vary; otherwise play goes on.  The
+    one-piece test comes first and costs nothing; only a run that passes it is classified
+    (with look-ahead, each (position, move) once).  The rule does not exist under the AXF
+    rules, where the watch is not used.
+    """
+
+    def __init__(self) -> None:
+        self._classifier = _Classifier()
+
+    def check(self, board: Board) -> Ruling | None:
+        """The ruling the last move causes, if it completes a forbidden run."""
+        span = 2 * RUN_MOVES - 1
+        if len(board.move_stack) < span:
+            return None
+        if len(self._classifier.memo) > _MEMO_LIMIT:
+            self._classifier.memo.clear()
+        stack = board.move_stack
+        run = stack[-span::2]
+        # One piece, followed as it moves ("走子…在三个或三个以上点上"): each move starts where
+        # the one before ended.  Checked first, as it costs no classification.
+        if any(later.from_square != earlier.to_square for earlier, later in pairwise(run)):
+            return None
+        landings = {move.to_square for move in run}
+        if len(landings) < RUN_SQUARES:
+            return None
+        work = board.copy()
+        for index in range(span):
+            move = work.pop()
+            if index % 2:
+                continue  # the other side's move: judged with the run, not part of it
+            if self._classifier.classify(work, move).label not in ATTACKING:
+                return None  # newest first, so an allowed move ends the search at once
+        ruling = _judge_span(
+            board,
+            span,
+            self._classifier,
+            f"a side played {RUN_MOVES} forbidden moves in a row on {len(landings)} squares "
+            f"by ply {board.ply} (参考图8)",
+        )
+        return ruling if ruling.offender == 1 - board.turn else None
 
 
 def _forbidden_article(side: SideJudgement) -> str:
@@ -1504,7 +1572,7 @@ def _describe_piece(code: int, sq: int) -> str:
 
 
 def _explain(
-    ply: int,
+    trigger: str,
     texts: list[str],
     sides: dict[Color, SideJudgement],
     offender: Color | None,
@@ -1523,7 +1591,7 @@ def _explain(
     else:
         outcome = f"{COLOR_NAMES[offender]} must vary and, not varying, loses (不变判负)"
     return (
-        f"Under the CXA rules the position occurred for the third time at ply {ply}. "
+        f"Under the CXA rules {trigger}. "
         f"Cycle: {'; '.join(texts)}. Sides: {summary}. {why[0].upper()}{why[1:]}: {outcome} "
         f"({article}); result {result}."
     )

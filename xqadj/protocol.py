@@ -54,6 +54,21 @@ class Options:
     notation: str = "iccs"
     move_limit: int = 0
     explain: bool = False
+    forbidden_run: bool = False
+
+
+def _game_settings(options: Options) -> tuple[str, int, bool]:
+    """The options that change how a game is ruled (a change replays the game)."""
+    return options.rules, options.move_limit, options.forbidden_run
+
+
+def _new_game(fen: str, options: Options) -> Game:
+    return Game(
+        fen,
+        rules=options.rules,
+        move_limit=options.move_limit,
+        forbidden_run=options.forbidden_run,
+    )
 
 
 def _single_line(text: str) -> str:
@@ -115,6 +130,8 @@ class Session:
             f"{prefix}MoveLimit type spin default {self.options.move_limit} min 0 "
             f"max {MAX_MOVE_LIMIT}",
             f"{prefix}Explain type check default {str(self.options.explain).lower()}",
+            f"{prefix}ForbiddenRun type check default "
+            f"{str(self.options.forbidden_run).lower()}",
             done,
         ]
 
@@ -162,12 +179,19 @@ class Session:
                     "bad-value", f"Explain {value or '(none)'}: expected true or false"
                 )
             options.explain = value.lower() == "true"
+        elif key == "forbiddenrun":
+            if value.lower() not in ("true", "false"):
+                raise ProtocolError(
+                    "bad-value", f"ForbiddenRun {value or '(none)'}: expected true or false"
+                )
+            options.forbidden_run = value.lower() == "true"
         else:
             raise ProtocolError(
                 "bad-option",
-                f"unknown option {name!r}; options: Rules, Notation, MoveLimit, Explain",
+                f"unknown option {name!r}; options: Rules, Notation, MoveLimit, Explain, "
+                "ForbiddenRun",
             )
-        if (options.rules, options.move_limit) != (self.options.rules, self.options.move_limit):
+        if _game_settings(options) != _game_settings(self.options):
             # The game is followed again under the new rules; its ruling may change.
             try:
                 game = self._replay(
@@ -188,7 +212,7 @@ class Session:
         return []
 
     def _ucinewgame(self, args: list[str]) -> list[str]:
-        self.game = Game(rules=self.options.rules, move_limit=self.options.move_limit)
+        self.game = _new_game(STARTING_FEN, self.options)
         self.start_fen = self.game.start_fen
         return []
 
@@ -310,7 +334,7 @@ class Session:
         return self._ruling_lines(self.game.ruling) if self.game.ruling else []
 
     def _replay(self, start_fen: str, texts: list[str], options: Options) -> Game:
-        game = Game(start_fen, rules=options.rules, move_limit=options.move_limit)
+        game = _new_game(start_fen, options)
         if game.ruling is not None and texts:
             raise ProtocolError(
                 "game-over", f"the start position is already over ({game.ruling.reason.value})"

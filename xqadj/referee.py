@@ -178,11 +178,20 @@ class Game:
     """A game followed move by move, ruled as it goes.
 
     ``move_limit`` is the natural move limit in moves (pairs of plies) without a capture,
-    0 for none.  :attr:`ruling` is set by the move that ends the game; further moves raise
-    :class:`GameOverError` until :meth:`pop` reopens the game.
+    0 for none.  ``forbidden_run`` turns on, under the CXA rules only, the ruling of a
+    non-repeating run of forbidden moves (参考图8; :class:`xqadj.cxa.ForbiddenRunWatch`): it
+    classifies every move as it is played, so it is off by default.  :attr:`ruling` is set by
+    the move that ends the game; further moves raise :class:`GameOverError` until :meth:`pop`
+    reopens the game.
     """
 
-    def __init__(self, fen: str = STARTING_FEN, rules: str = "axf", move_limit: int = 0) -> None:
+    def __init__(
+        self,
+        fen: str = STARTING_FEN,
+        rules: str = "axf",
+        move_limit: int = 0,
+        forbidden_run: bool = False,
+    ) -> None:
         if rules not in RULE_SETS:
             raise ValueError(f"unknown rules {rules!r}; expected one of {', '.join(RULE_SETS)}")
         if move_limit < 0:
@@ -192,6 +201,14 @@ class Game:
         self.start_fen = STARTING_FEN if fen == STARTING_FEN else self.board.fen()
         self.rules = rules
         self.move_limit = move_limit
+        self.forbidden_run = forbidden_run
+        self._run_watch = (
+            import_module("xqadj.cxa").ForbiddenRunWatch()
+            if forbidden_run and rules == "cxa"
+            else None
+        )
+        # Rulings beyond repetitions and mates, looked for after every move when any is on.
+        self._other_rules = bool(move_limit or self._run_watch)
         self.ruling: Ruling | None = self._rule_static()
 
     @property
@@ -216,7 +233,7 @@ class Game:
         board.push(move)
         if board.repetition_count() >= 3:
             self.ruling = self._rule_repetition()
-        elif not board.has_legal_move() or self.move_limit:
+        elif not board.has_legal_move() or self._other_rules:
             self.ruling = self._rule_static()
         return self.ruling
 
@@ -239,13 +256,18 @@ class Game:
     # -- rulings -------------------------------------------------------------------------------
 
     def _rule_static(self) -> Ruling | None:
-        """Checkmate, stalemate and the move limit: rulings that need no history."""
+        """Checkmate, stalemate, the move limit and the forbidden run: the rulings that are not
+        repetitions."""
         board = self.board
         if not board.has_legal_move():
             loser = board.turn
             reason = Reason.CHECKMATE if board.is_check() else Reason.STALEMATE
             article = "art.1" if reason is Reason.CHECKMATE else "art.2"
             return Ruling(_result_for_loser(loser), reason, board.ply, loser, article)
+        if self._run_watch is not None and board.move_stack:
+            ruling: Ruling | None = self._run_watch.check(board)
+            if ruling is not None:
+                return ruling
         if self.move_limit and board.plies_since_capture() >= 2 * self.move_limit:
             return Ruling("1/2-1/2", Reason.MOVE_LIMIT, board.ply, None, "move-limit")
         return None
@@ -272,9 +294,13 @@ class Game:
             board.push(move)
             try:
                 if board.repetition_count() >= 3:
-                    ruling = self._rule_repetition()
-                    if ruling.offender == mover:
-                        banned.append(move)
+                    ruling: Ruling | None = self._rule_repetition()
+                elif self._run_watch is not None:
+                    ruling = self._run_watch.check(board)
+                else:
+                    continue
+                if ruling is not None and ruling.offender == mover:
+                    banned.append(move)
             finally:
                 board.pop()
         return banned
