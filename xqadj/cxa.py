@@ -1220,7 +1220,11 @@ def _idle(board: Board, move: Move, offers: list[tuple[int, int]]) -> MoveLabel:
       a screen: 图13), and the opponent's could take without loss (``offers``, found by the
       look-ahead after the move, pairs that did not attack each other before);
     * 献 (24.5): the moved piece may be taken by a piece of another type without loss for
-      the taker.
+      the taker;
+    * 拦 (24.6): the moved piece stands in the way of an enemy piece and so stops a mate threat
+      (:func:`_blocked_piece`).
+
+    跟 (24.7) is not told apart: it is reported as 闲 (docs/cxa.md).
     """
     side = board.turn
     for mine, theirs in offers:
@@ -1237,7 +1241,59 @@ def _idle(board: Board, move: Move, offers: list[tuple[int, int]]) -> MoveLabel:
                 return MoveLabel(move, OFFER, note=f"offers the {what}")
     finally:
         board.pop()
+    blocked = _blocked_piece(board, move)
+    if blocked is not None:
+        what = _describe_piece(board.squares[blocked], blocked)
+        note = f"stands in the way of the {what}, stopping a mate threat"
+        return MoveLabel(move, BLOCK, note=note)
     return MoveLabel(move, IDLE)
+
+
+_NEIGHBOURS = [tuple(ray[0] for ray in RAYS[sq] if ray) for sq in range(90)]
+_DIAGONAL_NEIGHBOURS = [
+    tuple(
+        (sq // 9 + dr) * 9 + sq % 9 + df
+        for dr in (-1, 1)
+        for df in (-1, 1)
+        if 0 <= sq // 9 + dr <= 9 and 0 <= sq % 9 + df <= 8
+    )
+    for sq in range(90)
+]
+
+
+def _blocked_piece(board: Board, move: Move) -> int | None:
+    """拦 (24.6 "走子阻拦对方棋子，而又不具攻击作用"): the square of the enemy piece whose way the
+    moved piece now stands in (on its rook or cannon line, on its knight's leg or elephant's eye),
+    when that stops a mate threat the opponent had before the move (图7: 车９平８ stands in the
+    way of the cannon's 炮二进九).  None otherwise, and for a move that answers a check (闲,
+    参考图28's 士５进６)."""
+    if board.is_check():
+        return None
+    enemy_bit = BLACK_BIT if board.turn == RED else 0
+    board.push(move)
+    try:
+        squares = board.squares
+        t = move.to_square
+        in_the_way = []  # rook and cannon lines first: the likelier way a mate comes
+        for ray in RAYS[t]:
+            for s in ray:
+                if squares[s]:
+                    if squares[s] in (ROOK | enemy_bit, CANNON | enemy_bit):
+                        in_the_way.append(s)
+                    break
+        # A knight next to t (t is its leg) or an elephant diagonally next to it (t is its eye).
+        in_the_way += [s for s in _NEIGHBOURS[t] if squares[s] == KNIGHT | enemy_bit]
+        in_the_way += [s for s in _DIAGONAL_NEIGHBOURS[t] if squares[s] == ELEPHANT | enemy_bit]
+        if not in_the_way:
+            return None
+        after = threatens_mate(board) is True
+    finally:
+        board.pop()
+    if after:
+        return None
+    with board.passed_turn():
+        before = threatens_mate(board) is True
+    return in_the_way[0] if before else None
 
 
 def _offer_note(board: Board, move: Move, mine: int, theirs: int) -> str:
