@@ -901,7 +901,8 @@ class Board:
                 return True
             return False
         # Out of check, a move between squares that shield nothing is legal.  Try the move that
-        # proved it last time (a hint, checked again), then moving the last-moved piece back.
+        # proved it last time (a hint, checked again), then a pawn on its starting square, the
+        # side's last-moved piece, any pawn, any piece; the move found becomes the new hint.
         near = SHIELD[self.king_squares[color]]
         squares = self.squares
         witness = self._witness[color]

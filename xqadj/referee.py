@@ -200,8 +200,8 @@ class Game:
         # The usual start needs no formatting (it is already in the normal form fen() gives).
         self.start_fen = STARTING_FEN if fen == STARTING_FEN else self.board.fen()
         self.rules = rules
-        self.move_limit = move_limit
-        self.forbidden_run = forbidden_run
+        self._move_limit = move_limit
+        self._forbidden_run = forbidden_run
         self._run_watch = (
             import_module("xqadj.cxa").ForbiddenRunWatch()
             if forbidden_run and rules == "cxa"
@@ -210,6 +210,16 @@ class Game:
         # Rulings beyond repetitions and mates, looked for after every move when any is on.
         self._other_rules = bool(move_limit or self._run_watch)
         self.ruling: Ruling | None = self._rule_static()
+
+    @property
+    def move_limit(self) -> int:
+        """The natural move limit in moves (0: none); fixed when the game is made."""
+        return self._move_limit
+
+    @property
+    def forbidden_run(self) -> bool:
+        """Whether the non-repeating forbidden run is ruled; fixed when the game is made."""
+        return self._forbidden_run
 
     @property
     def ply(self) -> int:
