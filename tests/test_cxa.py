@@ -155,6 +155,22 @@ def test_labels_are_exact_where_the_book_tells_offers_apart() -> None:
         assert labels_of(case["fen"], case["moves"].split()[: index + 1])[index] == label
 
 
+@pytest.mark.parametrize(
+    ("fen", "move", "label"),
+    [
+        # Master game 1: 卒５进１ stands on the leg of the knight whose 马五进四 (e3f5) would make
+        # it the cannon's screen, a check with mate behind it.
+        ("5kb2/1nN1a4/3ab1n2/p2P4p/4p1p2/9/c3N1P1P/5C3/4A4/2B1KAB2 b", "e5e4", "拦"),
+        # The king stepping out of a mate threat blocks nothing.
+        ("2bk2C2/4ac1N1/1n7/p3P3p/9/3r5/P3R3P/8B/4A4/3AK4 b", "d9e9", "闲"),
+        # Taking the piece that threatens mate is no block either.
+        ("2bakab2/3r5/4c4/p1p1P3p/1R7/2P2nN2/P6nP/C1N1B2c1/4A4/2B1KA3 w", "g4h2", "闲"),
+    ],
+)
+def test_a_block_stands_in_the_way_of_a_checking_move(fen: str, move: str, label: str) -> None:
+    assert cxa.classify_move(Board(fen), Move.from_iccs(move)).label == label
+
+
 def test_labels_are_exact_on_all_but_one_move() -> None:
     """Without folding 兑/献/拦/跟 into 闲, the labels equal the book's on every labelled move
     but one: 图14's 兵二平三 (the third move), which xqadj calls 献 (the pawn may be taken without
@@ -392,7 +408,11 @@ def test_26_2_a_lone_defender_attacking_advisors_and_elephants_is_idle() -> None
     [
         # A second black attacking piece: black no longer has a lone attacker.
         ({"a9": "n"}, "捉闲捉闲"),
-        # Red without its rook and pawn: black has more material and is not holding for a draw.
+        # An uncrossed pawn is an attacking piece too.
+        ({"a6": "p"}, "捉闲捉闲"),
+        # Red with only one attacking piece (its rook) is not the stronger side.
+        ({"e6": None}, "捉闲捉闲"),
+        # Red without its rook and pawn: black is the stronger side.
         ({"i7": None, "e6": None}, "捉闲捉闲"),
         # A knight on f0 instead of the advisor: a chase of a knight is still one.
         ({"f0": "N"}, "捉闲闲闲"),

@@ -50,15 +50,18 @@ from typing import NamedTuple
 
 from xqadj.board import (
     ADVISOR,
+    BETWEEN,
     BLACK,
     BLACK_BIT,
     CANNON,
     CHECK_LANDING,
     COLOR_NAMES,
     ELEPHANT,
+    ELEPHANT_EYE,
     KING,
     KNIGHT,
     KNIGHT_ATTACKS,
+    KNIGHT_LEG,
     PAWN,
     PIECE_NAMES,
     RAYS,
@@ -1172,10 +1175,16 @@ def classify_move(board: Board, move: Move) -> MoveLabel:
                 new = [g for g in new if not _escape(board, prober.lines, g, move)]
         finally:
             board.pop()
-    if new and _lone_defender_moved(board, move):
-        # 26.2: the lone attacker of a side holding for a draw, attacking an advisor or an
-        # elephant in passing, is idle; a gain of any other piece is still a chase.
-        others = [g for g in new if g.target_code & 7 not in (ADVISOR, ELEPHANT)]
+    if new and _ATTACK_VALUE[moved_type] and _lone_defender_moved(board, move):
+        # 26.2: the lone attacker of a side holding for a draw, winning an advisor or an
+        # elephant in passing, is idle; a gain of anything more is still a chase.  The gain is
+        # told by what is first taken and by its value (a line's most valuable piece may be one
+        # the opponent needlessly gave up along it).
+        others = [
+            g
+            for g in new
+            if g.victim_code & 7 not in (ADVISOR, ELEPHANT) or g.value > WEAK
+        ]
         if not others:
             label = _idle(board, move, probe.offers)
             return label._replace(note=label.note or _LONE_DEFENDER_NOTE)
@@ -1188,29 +1197,37 @@ def classify_move(board: Board, move: Move) -> MoveLabel:
 _LONE_DEFENDER_NOTE = "the lone attacker of the side holding for a draw attacks 士/象 (26.2)"
 
 
-def _lone_defender_moved(board: Board, move: Move) -> bool:
-    """Whether ``move`` is made by the only attacking piece (车, 马, 炮 or crossed pawn) of a side
-    that has less material than the other, i.e. that holds for a draw (守和方, 26.2).
+#: What a piece adds to a side's attacking force, in half units, for telling the side that
+#: holds for a draw (26.2): 车 2 units, 马 炮 and a crossed pawn 1, an uncrossed pawn half; 士 象
+#: and the king nothing.  By piece type; a pawn that has crossed counts 2.
+_ATTACK_VALUE = (0, 0, 0, 0, 2, 4, 2, 1)
 
-    Where that piece stands is not judged: the rulebook does not say what makes a square a
-    守和要点, so every square of the lone attacker counts (docs/cxa.md).
+
+def _lone_defender_moved(board: Board, move: Move) -> bool:
+    """Whether ``move`` is made by the only attacking piece (车, 马, 炮 or pawn) of a side that
+    holds for a draw (守和方, 26.2): on the board after the move, the other side has two attacking
+    pieces or more and a larger attacking force (车 counting two 马/炮/过河兵, an uncrossed pawn
+    half of one; 士 and 象 are defenders and do not count).
+
+    Where the lone piece stands is not judged: the rulebook does not say what makes a square a
+    守和要点, so every square counts (docs/cxa.md).
     """
-    squares = board.squares
-    side_bit = squares[move.from_square] & BLACK_BIT
-    attackers = 0
-    material = [0, 0]
-    for sq, code in enumerate(squares):
-        if code:
-            value = piece_value(code, sq)
-            material[code_color(code)] += value
-            if (code & BLACK_BIT) == side_bit and value >= STRONG:
-                attackers += 1
-    side = board.turn
-    return (
-        attackers == 1
-        and piece_value(squares[move.from_square], move.from_square) >= STRONG
-        and material[side] < material[1 - side]
-    )
+    side_bit = board.squares[move.from_square] & BLACK_BIT
+    board.push(move)
+    try:
+        count = [0, 0]
+        force = [0, 0]
+        for sq, code in enumerate(board.squares):
+            value = _ATTACK_VALUE[code & 7] if code else 0
+            if value:
+                if code & 7 == PAWN and _crossed(code, sq):
+                    value = 2
+                mine = (code & BLACK_BIT) == side_bit
+                count[mine] += 1
+                force[mine] += value
+        return count[True] == 1 and count[False] >= 2 and force[False] > force[True]
+    finally:
+        board.pop()
 
 
 def _idle(board: Board, move: Move, offers: list[tuple[int, int]]) -> MoveLabel:
@@ -1249,51 +1266,55 @@ def _idle(board: Board, move: Move, offers: list[tuple[int, int]]) -> MoveLabel:
     return MoveLabel(move, IDLE)
 
 
-_NEIGHBOURS = [tuple(ray[0] for ray in RAYS[sq] if ray) for sq in range(90)]
-_DIAGONAL_NEIGHBOURS = [
-    tuple(
-        (sq // 9 + dr) * 9 + sq % 9 + df
-        for dr in (-1, 1)
-        for df in (-1, 1)
-        if 0 <= sq // 9 + dr <= 9 and 0 <= sq % 9 + df <= 8
-    )
-    for sq in range(90)
-]
-
-
 def _blocked_piece(board: Board, move: Move) -> int | None:
-    """拦 (24.6 "走子阻拦对方棋子，而又不具攻击作用"): the square of the enemy piece whose way the
-    moved piece now stands in (on its rook or cannon line, on its knight's leg or elephant's eye),
-    when that stops a mate threat the opponent had before the move (图7: 车９平８ stands in the
-    way of the cannon's 炮二进九).  None otherwise, and for a move that answers a check (闲,
-    参考图28's 士５进６)."""
-    if board.is_check():
-        return None
-    enemy_bit = BLACK_BIT if board.turn == RED else 0
-    board.push(move)
-    try:
-        squares = board.squares
-        t = move.to_square
-        in_the_way = []  # rook and cannon lines first: the likelier way a mate comes
-        for ray in RAYS[t]:
-            for s in ray:
-                if squares[s]:
-                    if squares[s] in (ROOK | enemy_bit, CANNON | enemy_bit):
-                        in_the_way.append(s)
-                    break
-        # A knight next to t (t is its leg) or an elephant diagonally next to it (t is its eye).
-        in_the_way += [s for s in _NEIGHBOURS[t] if squares[s] == KNIGHT | enemy_bit]
-        in_the_way += [s for s in _DIAGONAL_NEIGHBOURS[t] if squares[s] == ELEPHANT | enemy_bit]
-        if not in_the_way:
-            return None
-        after = threatens_mate(board) is True
-    finally:
-        board.pop()
-    if after:
+    """拦 (24.6 "走子阻拦对方棋子，而又不具攻击作用"): the square of the enemy piece whose checking
+    move the moved piece now stands in the way of (on its line, its knight's leg or elephant's
+    eye), when that stops a mate threat the opponent had before the move (图7: 车９平８ stands in
+    the way of the cannon's 炮二进九).  The threat must come back with the piece taken off its
+    new square, and the move must be no capture, no king move and no answer to a check
+    (参考图28's 士５进６ interposes against a check: 闲).  None otherwise."""
+    f, t = move
+    if board.is_check() or board.squares[t] or board.squares[f] & 7 == KING:
         return None
     with board.passed_turn():
-        before = threatens_mate(board) is True
-    return in_the_way[0] if before else None
+        blocked = [m.from_square for m in _checks_through(board, t, f)]
+        if not blocked or threatens_mate(board) is not True:
+            return None
+    board.push(move)
+    try:
+        if threatens_mate(board) is True:
+            return None
+        with board.without_piece(t):
+            if threatens_mate(board) is not True:
+                return None
+    finally:
+        board.pop()
+    return blocked[0]
+
+
+def _checks_through(board: Board, sq: int, vacated: int) -> list[Move]:
+    """The side to move's checking moves that pass over the empty ``sq`` (a rook's or cannon's
+    line, a knight's leg, an elephant's eye), which a piece arriving on ``sq`` from ``vacated``
+    would stop."""
+    squares = board.squares
+    found = []
+    for move in board.pseudo_legal_moves():
+        origin, target = move
+        if target == vacated:
+            continue
+        kind = squares[origin] & 7
+        index = origin * 90 + target
+        if kind in (ROOK, CANNON):
+            on_the_way = sq in (BETWEEN[index] or ())
+        elif kind == KNIGHT:
+            on_the_way = KNIGHT_LEG[index] == sq
+        elif kind == ELEPHANT:
+            on_the_way = ELEPHANT_EYE[board.turn][index] == sq
+        else:
+            on_the_way = False
+        if on_the_way and board.is_legal(move) and board.gives_check(move):
+            found.append(move)
+    return found
 
 
 def _offer_note(board: Board, move: Move, mine: int, theirs: int) -> str:
@@ -1475,9 +1496,11 @@ def judge_cycle(board: Board, length: int) -> Ruling:
     )
 
 
-def _judge_span(board: Board, length: int, classifier: _Classifier, trigger: str) -> Ruling:
+def _judge_span(
+    board: Board, length: int, classifier: _Classifier, trigger: str, heading: str = "Cycle"
+) -> Ruling:
     """Classify and judge the last ``length`` moves of ``board``; ``trigger`` says in the
-    explanation why they are being judged."""
+    explanation why they are being judged, ``heading`` names the moves listed."""
     if _MEMO.size() > _MEMO_LIMIT:
         _MEMO.clear()
     work = board.copy()
@@ -1518,7 +1541,7 @@ def _judge_span(board: Board, length: int, classifier: _Classifier, trigger: str
         start_turn=start_turn,
         rules="cxa",
         labels=tuple(c.label for c in classes),
-        explanation=_explain(trigger, texts, sides, offender, why, article, result),
+        explanation=_explain(trigger, heading, texts, sides, offender, why, article, result),
     )
 
 
@@ -1575,6 +1598,7 @@ class ForbiddenRunWatch:
             self._classifier,
             f"a side played {RUN_MOVES} forbidden moves in a row on {len(landings)} squares "
             f"by ply {board.ply} (参考图8)",
+            heading="Run",
         )
         return ruling if ruling.offender == 1 - board.turn else None
 
@@ -1629,6 +1653,7 @@ def _describe_piece(code: int, sq: int) -> str:
 
 def _explain(
     trigger: str,
+    heading: str,
     texts: list[str],
     sides: dict[Color, SideJudgement],
     offender: Color | None,
@@ -1648,6 +1673,6 @@ def _explain(
         outcome = f"{COLOR_NAMES[offender]} must vary and, not varying, loses (不变判负)"
     return (
         f"Under the CXA rules {trigger}. "
-        f"Cycle: {'; '.join(texts)}. Sides: {summary}. {why[0].upper()}{why[1:]}: {outcome} "
+        f"{heading}: {'; '.join(texts)}. Sides: {summary}. {why[0].upper()}{why[1:]}: {outcome} "
         f"({article}); result {result}."
     )
