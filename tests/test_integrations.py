@@ -378,6 +378,66 @@ def test_replay_rules_cxa(tmp_path: Path) -> None:
         assert expected in run.stdout
 
 
+#: 参考图8: red's rook plays nine forbidden moves in a row (ply 17) before the third occurrence
+#: (ply 21).
+R08_FEN = "2R6/3ka4/3a5/9/9/4p4/8c/4B1r2/4A4/3A1KB2 w"
+R08_MOVES = (
+    "c9c8 d8d9 c8c9 d9d8 c9i9 i3h3 i9h9 h3i3 h9i9 i3h3 i9h9 h3i3 h9h3 i3i0 h3h0 i0i3 h0h3 "
+    "i3i0 h3h0 i0i3 h0h3"
+)
+
+
+@pytest.mark.parametrize(("flag", "ply"), [([], 21), (["--forbidden-run"], 17)])
+def test_forbidden_run_option_in_match_and_replay(
+    tmp_path: Path, flag: list[str], ply: int
+) -> None:
+    lines = tmp_path / "games.txt"
+    lines.write_text(f"{R08_FEN} | {R08_MOVES}\n")
+    run = xqadj("replay", "--rules", "cxa", *flag, str(lines))
+    assert run.returncode == 0, run.stderr
+    assert f"ruling 0-1 perpetual-chase ply {ply} offender red" in run.stdout
+    openings = tmp_path / "r08.txt"
+    openings.write_text(f"fen {R08_FEN}\n")
+    run = xqadj(
+        "match",
+        "--engine",
+        *scripted("A", "--script", R08_MOVES),
+        "--engine",
+        *scripted("B", "--script", R08_MOVES),
+        "--games",
+        "1",
+        "--openings",
+        str(openings),
+        "--rules",
+        "cxa",
+        *flag,
+        "--pgn",
+        str(tmp_path / "m.pgn"),
+    )
+    assert run.returncode == 0, run.stderr
+    [game] = pgn_games(tmp_path / "m.pgn")
+    assert (game["Result"], game["Termination"]) == ("0-1", "perpetual-chase")
+    played = re.findall(r"\b[a-i]\d[a-i]\d\b", re.sub(r"\{[^}]*\}", "", game["movetext"]))
+    assert len(played) == ply
+
+
+def test_forbidden_run_option_in_proxy() -> None:
+    child = pexpect.spawn(
+        sys.executable,
+        ["-m", "xqadj", "proxy", "--rules", "cxa", "--forbidden-run", "--", sys.executable]
+        + [str(SCRIPTED)],
+        encoding="utf-8",
+        timeout=30,
+    )
+    child.sendline("ucci")
+    child.expect("ucciok")
+    moves = " ".join(R08_MOVES.split()[:17])
+    child.sendline(f"position fen {R08_FEN} moves {moves}")
+    child.expect(r"info string xqadj ruling result 0-1 reason perpetual-chase ply 17 offender red")
+    child.sendline("quit")
+    child.expect(pexpect.EOF)
+
+
 def test_timeout_option_bounds_a_depth_limited_search(tmp_path: Path) -> None:
     """With --depth there is no clock to go by: --timeout says when a silent engine forfeits."""
     started = time.monotonic()

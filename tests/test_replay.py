@@ -600,6 +600,7 @@ def check_schema(obj: dict[str, Any]) -> None:
             "jobs": int,
             "rules": str,
             "move_limit": int,
+            "forbidden_run": bool,
         }
         assert set(obj["by_reason"]) == REASONS
         assert obj["games"] == obj["ruled"] + obj["not_ruled"] + obj["skipped"]

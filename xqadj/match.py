@@ -21,7 +21,7 @@ from typing import TextIO
 
 from xqadj.board import BLACK, RED, STARTING_FEN, Board, Move, XqadjError
 from xqadj.engine import Engine, EngineError, EngineSpec, SearchLimit
-from xqadj.referee import RULE_SETS, Game, Ruling
+from xqadj.referee import FORBIDDEN_RUN_HELP, RULE_SETS, Game, Ruling
 
 
 @dataclass(frozen=True)
@@ -160,10 +160,11 @@ def play_game(
     move_limit: int,
     max_plies: int,
     rules: str = "axf",
+    forbidden_run: bool = False,
 ) -> GameRecord:
     """Play one game; never raises for an engine failure (the engine forfeits)."""
     record = GameRecord(number, red.spec.name, black.spec.name, opening)
-    game = Game(opening.fen, rules=rules, move_limit=move_limit)
+    game = Game(opening.fen, rules=rules, move_limit=move_limit, forbidden_run=forbidden_run)
     for text in opening.moves:
         game.push_iccs(text)
     slots = {RED: red, BLACK: black}
@@ -235,6 +236,7 @@ class MatchConfig:
     pgn: Path | None = None
     event: str = "xqadj match"
     rules: str = "axf"
+    forbidden_run: bool = False
 
 
 def run_match(config: MatchConfig, out: TextIO = sys.stdout) -> list[GameRecord]:
@@ -274,6 +276,7 @@ def run_match(config: MatchConfig, out: TextIO = sys.stdout) -> list[GameRecord]
             config.move_limit,
             config.max_plies,
             config.rules,
+            config.forbidden_run,
         )
         with lock:
             records[index] = record
@@ -335,6 +338,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--rules", choices=RULE_SETS, default="axf", help="rules profile (default axf)"
     )
+    parser.add_argument("--forbidden-run", action="store_true", help=FORBIDDEN_RUN_HELP)
     parser.add_argument(
         "--move-limit",
         type=int,
@@ -383,6 +387,7 @@ def main(args: argparse.Namespace) -> int:
         args.pgn,
         args.event,
         args.rules,
+        args.forbidden_run,
     )
     records = run_match(config)
     first, second = engines

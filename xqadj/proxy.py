@@ -22,24 +22,31 @@ import threading
 from typing import BinaryIO, TextIO
 
 from xqadj.protocol import Session
-from xqadj.referee import RULE_SETS
+from xqadj.referee import FORBIDDEN_RUN_HELP, RULE_SETS
 
 
 class Proxy:
     """The GUI-side logic, separate from the processes so it can be tested line by line."""
 
-    def __init__(self, notation: str = "iccs", rules: str = "axf", move_limit: int = 0) -> None:
+    def __init__(
+        self,
+        notation: str = "iccs",
+        rules: str = "axf",
+        move_limit: int = 0,
+        forbidden_run: bool = False,
+    ) -> None:
         self.session = Session()
         self.uci_notation = notation
-        self._configure(notation, rules, move_limit)
+        self._configure(notation, rules, move_limit, forbidden_run)
         self.protocol = "uci"
         self.gui_banned: list[str] = []
 
-    def _configure(self, notation: str, rules: str, move_limit: int) -> None:
+    def _configure(self, notation: str, rules: str, move_limit: int, forbidden_run: bool) -> None:
         for line in (
             f"setoption name Notation value {notation}",
             f"setoption name Rules value {rules}",
             f"setoption name MoveLimit value {move_limit}",
+            f"setoption name ForbiddenRun value {str(forbidden_run).lower()}",
         ):
             output = self.session.handle(line)
             if output:
@@ -148,6 +155,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--rules", choices=RULE_SETS, default="axf", help="rules profile (default axf)"
     )
+    parser.add_argument("--forbidden-run", action="store_true", help=FORBIDDEN_RUN_HELP)
     parser.add_argument(
         "--move-limit", type=int, default=0, help="natural move limit in moves, 0 = off (default)"
     )
@@ -164,7 +172,7 @@ def main(args: argparse.Namespace) -> int:
         print("xqadj proxy: give the engine command after --", file=sys.stderr)
         return 2
     try:
-        proxy = Proxy(args.notation, args.rules, args.move_limit)
+        proxy = Proxy(args.notation, args.rules, args.move_limit, args.forbidden_run)
     except ValueError as error:
         print(f"xqadj proxy: {error}", file=sys.stderr)
         return 2

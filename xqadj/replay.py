@@ -68,7 +68,7 @@ read, 1 when some game or file was skipped, 2 for a usage error.
     ``files`` (int, files named or found), ``files_skipped`` (int), ``games`` (int, games
     read: ruled + not ruled + skipped), ``ruled`` (int), ``by_reason`` (object: every reason
     above with its count), ``not_ruled``, ``skipped`` (int), ``seconds`` (float, wall time),
-    ``jobs`` (int), ``rules`` (str), ``move_limit`` (int).
+    ``jobs`` (int), ``rules`` (str), ``move_limit`` (int), ``forbidden_run`` (bool).
 
 ``--jobs N`` follows the games in N processes (``0``: one per core); the output is the same,
 in the same order.  A progress bar is drawn on stderr when it is a terminal and the run takes
@@ -101,7 +101,7 @@ from typing import Any, TextIO
 
 from xqadj.board import COLOR_NAMES, STARTING_FEN, Board, Move, XqadjError
 from xqadj.notation import parse_chinese, parse_wxf
-from xqadj.referee import RULE_SETS, Game, Reason, Ruling
+from xqadj.referee import FORBIDDEN_RUN_HELP, RULE_SETS, Game, Reason, Ruling
 
 __all__ = [
     "EXTENSIONS",
@@ -180,6 +180,7 @@ class Options:
     rules: str = "axf"
     move_limit: int = 0
     explain: bool = False
+    forbidden_run: bool = False
 
 
 # -- outcomes ----------------------------------------------------------------------------------
@@ -376,6 +377,7 @@ class Summary:
             "jobs": jobs,
             "rules": options.rules,
             "move_limit": options.move_limit,
+            "forbidden_run": options.forbidden_run,
         }
 
 
@@ -677,7 +679,12 @@ def replay_game(item: GameRecord | BinarySource, options: Options | None = None)
     notation = detect_notation(record.moves[0]) if record.moves else None
     base = replace(base, notation=notation)
     try:
-        game = Game(record.fen, rules=options.rules, move_limit=options.move_limit)
+        game = Game(
+            record.fen,
+            rules=options.rules,
+            move_limit=options.move_limit,
+            forbidden_run=options.forbidden_run,
+        )
     except XqadjError as error:
         message = f"bad FEN {record.fen!r}: {error}"
         return replace(base, error=ErrorInfo("game", type(error).__name__, message, 0))
@@ -872,6 +879,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="progress bar on stderr (default: if stderr is a terminal and stdout is not)",
     )
     parser.add_argument("--rules", choices=RULE_SETS, default="axf", help="rule set (default axf)")
+    parser.add_argument("--forbidden-run", action="store_true", help=FORBIDDEN_RUN_HELP)
     parser.add_argument(
         "--move-limit",
         type=_non_negative,
@@ -888,7 +896,7 @@ def main(args: argparse.Namespace) -> int:
     """Run ``xqadj replay`` with parsed arguments; returns the exit status."""
     started = time.perf_counter()
     jobs = args.jobs or os.cpu_count() or 1
-    options = Options(args.rules, args.move_limit, args.explain)
+    options = Options(args.rules, args.move_limit, args.explain, args.forbidden_run)
     out, err = sys.stdout, sys.stderr
     for stream in (out, err):
         # Names and Chinese moves must not crash a terminal that cannot show them.
