@@ -325,26 +325,32 @@ F07_MOVES = "i0h0 i8h8 h0i0 h8i8 i0h0 i8h8 h0i0 h8i8"
     [("cxa", "0-1", "perpetual-kill"), ("axf", "1-0", "perpetual-chase")],
 )
 def test_match_rules_option(tmp_path: Path, rules: str, result: str, termination: str) -> None:
-    openings = tmp_path / "f07.txt"
-    openings.write_text(f"fen {F07_FEN}\n")
+    game = scripted_match(tmp_path, F07_FEN, F07_MOVES, "--rules", rules)
+    assert (game["Result"], game["Termination"]) == (result, termination)
+
+
+def scripted_match(tmp_path: Path, fen: str, moves: str, *options: str) -> dict[str, str]:
+    """One game between two scripted engines that both play ``moves`` from ``fen``: its PGN
+    tags, and its move text under ``movetext``."""
+    openings = tmp_path / "opening.txt"
+    openings.write_text(f"fen {fen}\n")
     run = xqadj(
         "match",
         "--engine",
-        *scripted("A", "--script", F07_MOVES),
+        *scripted("A", "--script", moves),
         "--engine",
-        *scripted("B", "--script", F07_MOVES),
+        *scripted("B", "--script", moves),
         "--games",
         "1",
         "--openings",
         str(openings),
-        "--rules",
-        rules,
+        *options,
         "--pgn",
         str(tmp_path / "m.pgn"),
     )
     assert run.returncode == 0, run.stderr
     [game] = pgn_games(tmp_path / "m.pgn")
-    assert (game["Result"], game["Termination"]) == (result, termination)
+    return game
 
 
 def test_proxy_rules_cxa(tmp_path: Path) -> None:
@@ -396,26 +402,7 @@ def test_forbidden_run_option_in_match_and_replay(
     run = xqadj("replay", "--rules", "cxa", *flag, str(lines))
     assert run.returncode == 0, run.stderr
     assert f"ruling 0-1 perpetual-chase ply {ply} offender red" in run.stdout
-    openings = tmp_path / "r08.txt"
-    openings.write_text(f"fen {R08_FEN}\n")
-    run = xqadj(
-        "match",
-        "--engine",
-        *scripted("A", "--script", R08_MOVES),
-        "--engine",
-        *scripted("B", "--script", R08_MOVES),
-        "--games",
-        "1",
-        "--openings",
-        str(openings),
-        "--rules",
-        "cxa",
-        *flag,
-        "--pgn",
-        str(tmp_path / "m.pgn"),
-    )
-    assert run.returncode == 0, run.stderr
-    [game] = pgn_games(tmp_path / "m.pgn")
+    game = scripted_match(tmp_path, R08_FEN, R08_MOVES, "--rules", "cxa", *flag)
     assert (game["Result"], game["Termination"]) == ("0-1", "perpetual-chase")
     played = re.findall(r"\b[a-i]\d[a-i]\d\b", re.sub(r"\{[^}]*\}", "", game["movetext"]))
     assert len(played) == ply

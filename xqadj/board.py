@@ -801,16 +801,7 @@ class Board:
                 if target and (target & BLACK_BIT) == enemy and not squares[leg]:
                     found.append(s)
             return found
-        color = code_color(code)
-        if kind == ELEPHANT:
-            steps: Iterable[int] = (s for s, eye in ELEPHANT_MOVES[color][sq] if not squares[eye])
-        elif kind == PAWN:
-            steps = PAWN_MOVES[color][sq]
-        elif kind == ADVISOR:
-            steps = ADVISOR_MOVES[color][sq]
-        else:
-            steps = KING_MOVES[color][sq]
-        for s in steps:
+        for s in _step_targets(squares, sq, kind, code_color(code)):
             target = squares[s]
             if target and (target & BLACK_BIT) == enemy:
                 found.append(s)
@@ -862,17 +853,7 @@ class Board:
                 if not squares[leg] and (not target or (target & BLACK_BIT) != own):
                     yield moves[target_sq]
         else:
-            if kind == ELEPHANT:
-                targets: tuple[int, ...] = tuple(
-                    t for t, eye in ELEPHANT_MOVES[color][sq] if not squares[eye]
-                )
-            elif kind == PAWN:
-                targets = PAWN_MOVES[color][sq]
-            elif kind == ADVISOR:
-                targets = ADVISOR_MOVES[color][sq]
-            else:
-                targets = KING_MOVES[color][sq]
-            for t in targets:
+            for t in _step_targets(squares, sq, kind, color):
                 target = squares[t]
                 if not target or (target & BLACK_BIT) != own:
                     yield moves[t]
@@ -1203,6 +1184,18 @@ class Board:
             rows.append(f"{rank} " + " ".join(cells))
         rows.append("  " + " ".join(FILE_NAMES))
         return "\n".join(rows)
+
+
+def _step_targets(squares: list[int], sq: int, kind: int, color: Color) -> Iterable[int]:
+    """Where a king, advisor, elephant (eye free) or pawn of ``color`` on ``sq`` may step,
+    whatever stands there."""
+    if kind == ELEPHANT:
+        return [t for t, eye in ELEPHANT_MOVES[color][sq] if not squares[eye]]
+    if kind == PAWN:
+        return PAWN_MOVES[color][sq]
+    if kind == ADVISOR:
+        return ADVISOR_MOVES[color][sq]
+    return KING_MOVES[color][sq]
 
 
 def _parse_fen(fen: str) -> tuple[list[int], Color]:
