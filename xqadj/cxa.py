@@ -1549,8 +1549,8 @@ def _judge_span(
 
 #: A side that plays this many forbidden moves (将, 杀, 捉) in a row ...
 RUN_MOVES = 9
-#: ... landing on at least this many different squares, without repeating a position, is
-#: judged as if it had repeated ("在三个或三个以上点上，连续以禁止着法达九个回合").
+#: ... by one piece landing on at least this many different squares is judged as if it had
+#: repeated ("在三个或三个以上点上，连续以禁止着法达九个回合"; docs/cxa.md).
 RUN_SQUARES = 3
 
 
