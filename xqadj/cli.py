@@ -9,12 +9,25 @@ from importlib import resources
 from xqadj import __version__
 from xqadj.board import STARTING_FEN, XqadjError
 from xqadj.notation import to_chinese, to_wxf
-from xqadj.referee import Game
+from xqadj.referee import RULE_SETS, Game
 
 DESCRIPTION = """\
 xqadj, the rules arbiter for xiangqi. With no command it serves the xqadj line protocol on
 stdin/stdout (see protocol/PROTOCOL.md): a GUI or match manager sends `position ... moves ...`
 and reads `ruling ...` lines."""
+
+
+def add_rules_arguments(parser: argparse.ArgumentParser) -> None:
+    """``--rules`` and ``--forbidden-run``, as every command that makes games takes them."""
+    parser.add_argument(
+        "--rules", choices=RULE_SETS, default="axf", help="rules profile (default axf)"
+    )
+    parser.add_argument(
+        "--forbidden-run",
+        action="store_true",
+        help="under --rules cxa, also rule a piece's nine forbidden moves in a row on three or "
+        "more squares (参考图8; classifies moves as they are played)",
+    )
 
 
 def _demo(args: argparse.Namespace) -> int:

@@ -20,8 +20,9 @@ from pathlib import Path
 from typing import TextIO
 
 from xqadj.board import BLACK, RED, STARTING_FEN, Board, Move, XqadjError
+from xqadj.cli import add_rules_arguments
 from xqadj.engine import Engine, EngineError, EngineSpec, SearchLimit
-from xqadj.referee import FORBIDDEN_RUN_HELP, RULE_SETS, Game, Ruling
+from xqadj.referee import Game, Ruling
 
 
 @dataclass(frozen=True)
@@ -335,10 +336,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="seconds after which a silent engine forfeits: beyond --movetime (default 5), or "
         "per move with --depth/--nodes (default 60)",
     )
-    parser.add_argument(
-        "--rules", choices=RULE_SETS, default="axf", help="rules profile (default axf)"
-    )
-    parser.add_argument("--forbidden-run", action="store_true", help=FORBIDDEN_RUN_HELP)
+    add_rules_arguments(parser)
     parser.add_argument(
         "--move-limit",
         type=int,

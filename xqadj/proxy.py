@@ -21,8 +21,8 @@ import sys
 import threading
 from typing import BinaryIO, TextIO
 
+from xqadj.cli import add_rules_arguments
 from xqadj.protocol import Session
-from xqadj.referee import FORBIDDEN_RUN_HELP, RULE_SETS
 
 
 class Proxy:
@@ -152,10 +152,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="the engine's move notation under UCI: iccs (ranks 0-9, default) "
         "or fairy (ranks 1-10, Fairy-Stockfish); UCCI always uses iccs",
     )
-    parser.add_argument(
-        "--rules", choices=RULE_SETS, default="axf", help="rules profile (default axf)"
-    )
-    parser.add_argument("--forbidden-run", action="store_true", help=FORBIDDEN_RUN_HELP)
+    add_rules_arguments(parser)
     parser.add_argument(
         "--move-limit", type=int, default=0, help="natural move limit in moves, 0 = off (default)"
     )

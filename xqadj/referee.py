@@ -42,12 +42,6 @@ from xqadj.classify import MoveClass, classify_move
 #: 2020, in :mod:`xqadj.cxa`).
 RULE_SETS: tuple[str, ...] = ("axf", "cxa")
 
-#: The command-line help of ``--forbidden-run`` (``Game(..., forbidden_run=True)``).
-FORBIDDEN_RUN_HELP = (
-    "under --rules cxa, also rule a piece's nine forbidden moves in a row on three or more "
-    "squares without a repetition (参考图8; classifies moves as they are played)"
-)
-
 
 class Reason(StrEnum):
     """Why a game ended."""

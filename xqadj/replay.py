@@ -100,8 +100,9 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from xqadj.board import COLOR_NAMES, STARTING_FEN, Board, Move, XqadjError
+from xqadj.cli import add_rules_arguments
 from xqadj.notation import parse_chinese, parse_wxf
-from xqadj.referee import FORBIDDEN_RUN_HELP, RULE_SETS, Game, Reason, Ruling
+from xqadj.referee import Game, Reason, Ruling
 
 __all__ = [
     "EXTENSIONS",
@@ -878,8 +879,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         default=None,
         help="progress bar on stderr (default: if stderr is a terminal and stdout is not)",
     )
-    parser.add_argument("--rules", choices=RULE_SETS, default="axf", help="rule set (default axf)")
-    parser.add_argument("--forbidden-run", action="store_true", help=FORBIDDEN_RUN_HELP)
+    add_rules_arguments(parser)
     parser.add_argument(
         "--move-limit",
         type=_non_negative,
