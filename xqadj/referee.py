@@ -243,7 +243,8 @@ class Game:
         board.push(move)
         if board.repetition_count() >= 3:
             self.ruling = self._rule_repetition()
-        elif not board.has_legal_move() or self._other_rules:
+        elif self._other_rules or not board.has_legal_move():
+            # _rule_static() probes for a legal move itself: with other rules on, probe once.
             self.ruling = self._rule_static()
         return self.ruling
 
