@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import io
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import BinaryIO, TextIO
 
@@ -55,6 +55,18 @@ class Options:
     move_limit: int = 0
     explain: bool = False
     forbidden_run: bool = False
+
+
+_BOOLEANS = ("true", "false")
+
+
+def _choice(name: str, value: str, choices: Sequence[str], expected: str = "") -> str:
+    """The option's value among ``choices`` (case-insensitive), lower-cased; else the
+    ``bad-value`` error, saying what was ``expected`` (by default, the choices)."""
+    if value.lower() not in choices:
+        expected = expected or f"one of {', '.join(choices)}"
+        raise ProtocolError("bad-value", f"{name} {value or '(none)'}: expected {expected}")
+    return value.lower()
 
 
 def _game_settings(options: Options) -> tuple[str, int, bool]:
@@ -152,19 +164,9 @@ class Session:
         key = name.lower()
         options = Options(**vars(self.options))
         if key == "rules":
-            if value.lower() not in RULE_SETS:
-                raise ProtocolError(
-                    "bad-value",
-                    f"Rules {value or '(none)'}: expected one of {', '.join(RULE_SETS)}",
-                )
-            options.rules = value.lower()
+            options.rules = _choice("Rules", value, RULE_SETS)
         elif key == "notation":
-            if value.lower() not in NOTATIONS:
-                raise ProtocolError(
-                    "bad-value",
-                    f"Notation {value or '(none)'}: expected one of {', '.join(NOTATIONS)}",
-                )
-            options.notation = value.lower()
+            options.notation = _choice("Notation", value, NOTATIONS)
         elif key == "movelimit":
             if not _is_count(value) or int(value) > MAX_MOVE_LIMIT:
                 raise ProtocolError(
@@ -174,17 +176,10 @@ class Session:
                 )
             options.move_limit = int(value)
         elif key == "explain":
-            if value.lower() not in ("true", "false"):
-                raise ProtocolError(
-                    "bad-value", f"Explain {value or '(none)'}: expected true or false"
-                )
-            options.explain = value.lower() == "true"
+            options.explain = _choice("Explain", value, _BOOLEANS, "true or false") == "true"
         elif key == "forbiddenrun":
-            if value.lower() not in ("true", "false"):
-                raise ProtocolError(
-                    "bad-value", f"ForbiddenRun {value or '(none)'}: expected true or false"
-                )
-            options.forbidden_run = value.lower() == "true"
+            run = _choice("ForbiddenRun", value, _BOOLEANS, "true or false")
+            options.forbidden_run = run == "true"
         else:
             raise ProtocolError(
                 "bad-option",
