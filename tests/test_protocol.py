@@ -94,7 +94,6 @@ def cases_file() -> Path | None:
     for path in (
         ROOT / "tests" / "data" / "axf-cases.tsv",
         ROOT.parent / "shared" / "cases" / "axf-cases.tsv",
-        Path("/work/shared/cases/axf-cases.tsv"),
     ):
         if path.exists():
             return path
