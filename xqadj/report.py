@@ -8,7 +8,7 @@ the players, the ruling (result, reason, offender, article), the pictures of
 :func:`render` makes the page from :class:`Card` objects for anything else.
 
 >>> from xqadj.referee import Game
->>> game = Game("3k5/9/9/9/9/9/9/9/9/R3K4 w")
+>>> game = Game("3k5/1R7/9/9/9/9/9/9/9/R3K4 w")
 >>> ruling = game.push_iccs("a0a9")
 >>> page = render("Example", ["one game"], [Card("example#1", game.board, ruling)])
 >>> page.startswith("<!DOCTYPE html>") and 'class="card"' in page
