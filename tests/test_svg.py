@@ -146,7 +146,9 @@ def test_chinese_coordinates_follow_each_side() -> None:
     assert where["一"][0] == svg.MARGIN + 8 * svg.CELL and where["一"][1] > svg.BOARD_HEIGHT / 2
     assert where["1"][0] == svg.MARGIN and where["1"][1] < svg.BOARD_HEIGHT / 2
     flipped = parse(svg.board(Board(None), coordinates="chinese", flipped=True))
-    where = {t.text: (float(t.get("x", 0)), float(t.get("y", 0))) for t in flipped.iter(f"{SVG}text")}
+    where = {
+        t.text: (float(t.get("x", 0)), float(t.get("y", 0))) for t in flipped.iter(f"{SVG}text")
+    }
     assert where["一"][0] == svg.MARGIN and where["一"][1] < svg.BOARD_HEIGHT / 2
 
 
@@ -337,9 +339,7 @@ def test_show_draws_a_cxa_ruling(capsys: pytest.CaptureFixture[str]) -> None:
         ([*README_COMMAND, "b2b3"], "move 9 'b2b3': the game ended at ply 8"),
     ],
 )
-def test_show_reports_bad_input_in_one_line(
-    args: list[str], message: str, tmp_path: Path
-) -> None:
+def test_show_reports_bad_input_in_one_line(args: list[str], message: str, tmp_path: Path) -> None:
     out = tmp_path / "x.svg"
     done = subprocess.run(
         [sys.executable, "-m", "xqadj", *args, "--svg", str(out)],
