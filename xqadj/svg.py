@@ -495,16 +495,23 @@ def ruling_panels(
     start = cycle_start(board, ruling)
     steps, times = shown_steps(start, cycle_steps(board, ruling))
     first_ply = ruling.ply - len(ruling.cycle)
-    loops = len(ruling.cycle) // len(steps)
-    again = ", ".join(str(first_ply + i * len(ruling.cycle) // loops) for i in range(1, loops + 1))
-    panels = [
-        Panel(
-            f"Ply {first_ply}: the position that repeats",
-            f"{_side(start.turn)} to move; the position occurs again after ply {again}"
-            + (f"; the {len(steps)} moves below were played {times} times" if times > 1 else ""),
-            draw(start),
+    # The plies after which the start position stands again (none for a forbidden run, 参考图8).
+    again, replayed = [], start.copy()
+    for ply, move in enumerate(ruling.cycle, first_ply + 1):
+        replayed.push(move)
+        if replayed.zobrist_hash() == start.zobrist_hash():
+            again.append(str(ply))
+    if again:
+        title = f"Ply {first_ply}: the position that repeats"
+        caption = f"{_side(start.turn)} to move; the position stands again after ply " + ", ".join(
+            again
         )
-    ]
+    else:
+        title = f"Ply {first_ply}: the position before the moves ruled"
+        caption = f"{_side(start.turn)} to move"
+    if times > 1:
+        caption += f"; the {len(steps)} moves below were played {times} times"
+    panels = [Panel(title, caption, draw(start))]
     work = start
     for index, step in enumerate(steps):
         number = first_ply + index + 1
@@ -512,12 +519,14 @@ def ruling_panels(
         work = work.copy()
         work.push(step.move)
         parts = [f"{step.label} {LABEL_NAMES.get(step.label, '')}".strip()]
-        parts += ["check: " + _threat_text(work, t.attacker, t.victim) for t in step.checks]
-        parts += ["chase: " + _threat_text(work, t.attacker, t.victim) for t in step.chases]
+        for kind, threats in (("checks", step.checks), ("chases", step.chases)):
+            if threats:
+                found = ", ".join(_threat_text(work, t.attacker, t.victim) for t in threats)
+                parts.append(f"{kind} {found}")
         offender = ruling.offender is not None and step.color == ruling.offender
         title = f"Ply {number}: {_side(step.color)} {move_text}"
         picture = draw(work, step_arrows(step), step.move)
-        panels.append(Panel(title, "; ".join(parts), picture, offender))
+        panels.append(Panel(title, " · ".join(parts), picture, offender))
     return panels
 
 
