@@ -376,11 +376,15 @@ def test_screenshot_shows_boards_and_pieces(
 
 
 def test_the_glyph_probe_sees_boxes_without_a_cjk_font(chromium: str, tmp_path: Path) -> None:
-    """The same probe in a browser that sees only the DejaVu fonts (no CJK): the pieces come
-    out as boxes, so the check above can fail."""
-    dejavu = [d for d in Path("/usr/share/fonts").rglob("*") if d.is_dir() and "dejavu" in d.name]
+    """The same probe in a browser that sees only Latin fonts (DejaVu, Liberation; no CJK):
+    the pieces come out as boxes, so the check above can fail."""
+    dejavu = [
+        d
+        for d in Path("/usr/share/fonts").rglob("*")
+        if d.is_dir() and d.name.startswith(("dejavu", "liberation"))
+    ]
     if not dejavu:
-        _need("the DejaVu fonts (a Chromium dependency) are missing")
+        _need("no DejaVu or Liberation fonts (Chromium's dependencies) to test with")
     config = tmp_path / "fonts.conf"
     config.write_text(
         '<?xml version="1.0"?><!DOCTYPE fontconfig SYSTEM "fonts.dtd"><fontconfig>'

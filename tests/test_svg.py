@@ -11,6 +11,8 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from xqadj import svg
 from xqadj.board import RED, Board, Move, square_name
@@ -192,6 +194,35 @@ def test_the_core_does_not_import_the_drawing_code() -> None:
     code = "import sys, xqadj; xqadj.Board(); print('xqadj.svg' in sys.modules)"
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert done.stdout.strip() == "False", done.stderr
+
+
+@settings(
+    max_examples=60, deadline=None, database=None, suppress_health_check=[HealthCheck.too_slow]
+)
+@given(st.data())
+def test_property_any_position_is_drawn_and_flipping_turns_it_half_round(
+    data: st.DataObject,
+) -> None:
+    """For positions of random play: the picture has exactly the board's pieces, and the
+    flipped picture puts each one at the point opposite through the board's centre."""
+    board = Board()
+    for _ in range(data.draw(st.integers(0, 80), label="plies")):
+        moves = board.legal_moves()
+        if not moves:
+            break
+        board.push(moves[data.draw(st.integers(0, len(moves) - 1))])
+    last = board.move_stack[-1] if board.move_stack else None
+    plain = parse(svg.board(board, lastmove=last))
+    flipped = parse(svg.board(board, flipped=True, coordinates="chinese"))
+    expected = {
+        square_name(sq): piece.symbol()
+        for sq in range(90)
+        if (piece := board.piece_at(sq)) is not None
+    }
+    assert pieces(plain) == pieces(flipped) == expected
+    for square in expected:
+        x, y = translate(plain, square)
+        assert translate(flipped, square) == (svg.BOARD_WIDTH - x, svg.BOARD_HEIGHT - y)
 
 
 # -- the referee's cycle steps -------------------------------------------------------------------
