@@ -332,7 +332,7 @@ def test_pgn_wxf_notation_comments_and_variations(tmp_path: Path) -> None:
         f'[Event "WXF notation"]\n[FEN "{WXF_D022_FEN}"]\n\n'
         "1. C8-1 {the chase begins} R6-1 (1... R6+2 $2) 2. C8+1! R6+1 ; a comment\n"
         "3. C8-1 R6-1 4. C8+1 R6+1 1-0\n\n"
-        '[Event "ICCS with dashes"]\n\n1. H2-E2 H9-G7 2. h0g2 *\n',
+        "[Event \"ICCS with dashes\"]\n\n1. H2-E2 H9-G7 2. h0g2 *\n",
         encoding="utf-8",
     )
     result = run("--json", path)
