@@ -74,10 +74,13 @@ def _apt_install(*packages: str) -> str:
 
 
 def _has_cjk_font() -> bool:
-    if not shutil.which("fc-list"):
-        return False
-    found = subprocess.run(["fc-list", ":lang=zh"], capture_output=True, text=True)
-    return bool(found.stdout.strip())
+    """Whether fontconfig knows a Chinese font (by its files when fc-list is not installed)."""
+    if shutil.which("fc-list"):
+        found = subprocess.run(["fc-list", ":lang=zh"], capture_output=True, text=True)
+        return bool(found.stdout.strip())
+    names = ("wqy", "NotoSansCJK", "NotoSerifCJK", "SourceHan")
+    fonts = Path("/usr/share/fonts")
+    return fonts.is_dir() and any(p.name.startswith(names) for p in fonts.rglob("*"))
 
 
 @pytest.fixture(scope="session")
@@ -90,7 +93,7 @@ def chromium() -> str:
         if browser is None:
             _need(f"Chromium is needed and missing ({outcome})")
     if not _has_cjk_font():
-        outcome = _apt_install("fonts-wqy-zenhei")
+        outcome = _apt_install("fonts-wqy-zenhei", "fontconfig")
         if not _has_cjk_font():
             _need(f"a CJK font is needed and missing ({outcome})")
     assert browser is not None
