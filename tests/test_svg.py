@@ -328,6 +328,19 @@ def test_ruling_without_a_cycle_draws_the_final_position_with_its_checks() -> No
     assert arrows(root) == [("check", "a9", "d9")]
 
 
+def test_a_ruling_with_letters_keeps_cjk_to_its_explanation() -> None:
+    game, ruling = ruled(D22_FEN, D22_MOVES)
+    root = parse(svg.ruling(game.board, ruling, letters=True, coordinates="chinese"))
+    outside = [
+        "".join(element.itertext())
+        for element in root
+        if element.tag == f"{SVG}text" and element.get("class") != "explanation"
+    ] + ["".join(g.itertext()) for g in root.iter(f"{SVG}g")]
+    assert outside and not any(CJK.search(text) for text in outside)
+    explanation = [e for e in root if e.get("class") == "explanation"]
+    assert len(explanation) == 1 and "长捉" in "".join(explanation[0].itertext())
+
+
 # -- xqadj show ----------------------------------------------------------------------------------
 
 

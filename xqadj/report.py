@@ -107,7 +107,7 @@ def _card(card: Card, letters: bool) -> str:
         f'<article class="card" data-reason="{ruling.reason.value}" data-result="{ruling.result}" '
         f'data-offender="{offender}" data-article="{html.escape(ruling.article)}">'
         f"<h3>{html.escape(card.source)}</h3>{players}"
-        f'<p class="ruling">{html.escape(svg.ruling_title(ruling))}</p>'
+        f'<p class="ruling">{html.escape(svg.ruling_title(ruling, letters))}</p>'
         f'<div class="panels">{"".join(figures)}</div>'
         f'<p class="explanation">{html.escape(ruling.explain())}</p></article>'
     )

@@ -22,7 +22,9 @@ Pieces are drawn as discs with the traditional characters (帥仕相傌俥炮兵
 for Black), which need a CJK font: the SVG asks for the usual ones (Noto CJK, Source Han,
 WenQuanYi, SimSun, PingFang, Microsoft YaHei) and a viewer without any shows empty boxes
 instead.  ``letters=True`` draws the WXF letters (K A E H R C P) instead, which every font has,
-and leaves out the river's characters: a picture with no CJK text at all.
+leaves out the river's characters, writes Red's file numbers as WXF digits and the titles and
+captions of a ruling in English and WXF notation: a board with no CJK text at all, and a ruling
+whose only CJK text is the rulebook's terms quoted in its explanation.
 
 Every arrow is a ``<g class="arrow KIND" data-from="b3" data-to="b2" data-kind="KIND">``
 element (KIND ``move``, ``check`` or ``chase``) and every piece a ``<g class="piece ..."
@@ -223,9 +225,10 @@ def _river(letters: bool) -> list[str]:
     ]
 
 
-def _coordinates(style: str, flipped: bool) -> list[str]:
+def _coordinates(style: str, flipped: bool, letters: bool) -> list[str]:
     """File names above and below, rank numbers at the sides (ICCS), or the sides' file
-    numbers (Chinese: Red's 九…一 on Red's side, Black's 1…9 on Black's)."""
+    numbers (Chinese: Red's 九…一 on Red's side, Black's 1…9 on Black's; with ``letters``,
+    Red's 9…1 as WXF writes them, so that no CJK font is needed)."""
     out = []
     color = COLORS["coordinates"]
     size = 12 if style == "iccs" else 13
@@ -235,7 +238,8 @@ def _coordinates(style: str, flipped: bool) -> list[str]:
         if style == "iccs":
             labels = [(low, FILE_NAMES[file]), (high, FILE_NAMES[file])]
         else:
-            red, black = _RED_FILES[file], _BLACK_FILES[file]
+            red = str(9 - file) if letters else _RED_FILES[file]
+            black = _BLACK_FILES[file]
             labels = [(high, red), (low, black)] if flipped else [(low, red), (high, black)]
         for y, text in labels:
             out.append(
@@ -332,7 +336,7 @@ def _board_elements(
     out += _grid()
     out += _river(letters)
     if coordinates:
-        out += _coordinates(coordinates, flipped)
+        out += _coordinates(coordinates, flipped, letters)
     for sq, color in squares.items():
         x, y = _point(sq, flipped)
         half = CELL * 0.48
@@ -484,7 +488,7 @@ def ruling_panels(
         king = board.king_squares[board.turn]
         checks = [Arrow(a, king, "check") for a in sorted(board.attackers(king, mover))]
         last = board.move_stack[-1] if board.move_stack else None
-        title = f"Ply {ruling.ply}: {REASON_NAMES[ruling.reason]}"
+        title = f"Ply {ruling.ply}: {_reason_name(ruling.reason, letters)}"
         caption = f"{_side(board.turn)} to move" + (
             ", in check by " + ", ".join(_threat_text(board, a.tail, a.head) for a in checks)
             if checks
@@ -515,10 +519,13 @@ def ruling_panels(
     work = start
     for index, step in enumerate(steps):
         number = first_ply + index + 1
-        move_text = f"{step.move.iccs()} {to_wxf(work, step.move)} {to_chinese(work, step.move)}"
+        move_text = f"{step.move.iccs()} {to_wxf(work, step.move)}"
+        if not letters:
+            move_text += f" {to_chinese(work, step.move)}"
         work = work.copy()
         work.push(step.move)
-        parts = [f"{step.label} {LABEL_NAMES.get(step.label, '')}".strip()]
+        english = LABEL_NAMES.get(step.label, "")
+        parts = [english or step.label if letters else f"{step.label} {english}".strip()]
         for kind, threats in (("checks", step.checks), ("chases", step.chases)):
             if threats:
                 found = ", ".join(_threat_text(work, t.attacker, t.victim) for t in threats)
@@ -534,9 +541,16 @@ def _side(color: Color | None) -> str:
     return "Nobody" if color is None else ("Red" if color == RED else "Black")
 
 
-def ruling_title(ruling: Ruling) -> str:
-    """``Perpetual chase 长捉: Red loses, 0-1 (art.15, AXF rules, ply 8)``."""
-    name = REASON_NAMES[ruling.reason]
+def _reason_name(reason: Reason, letters: bool) -> str:
+    """``perpetual chase 长捉``; without the Chinese with ``letters``."""
+    name = REASON_NAMES[reason]
+    return name.rsplit(" ", 1)[0] if letters else name
+
+
+def ruling_title(ruling: Ruling, letters: bool = False) -> str:
+    """``Perpetual chase 长捉: Red loses, 0-1 (art.15, AXF rules, ply 8)``; without the Chinese
+    with ``letters``."""
+    name = _reason_name(ruling.reason, letters)
     who = "drawn" if ruling.offender is None else f"{_side(ruling.offender)} loses"
     article = f"{ruling.article}, " if ruling.article else ""
     return (
@@ -600,7 +614,7 @@ def ruling(
     ink = COLORS["lines"]
     body = ['<rect class="background" width="100%" height="100%" fill="#fffaf0"/>']
     title, y = _text_lines(
-        wrap(ruling_title(ruling), width - 2 * pad, 20),
+        wrap(ruling_title(ruling, letters), width - 2 * pad, 20),
         pad,
         pad + 20,
         20,
