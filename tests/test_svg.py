@@ -363,6 +363,9 @@ def test_show_prints_the_position_to_stdout(capsys: pytest.CaptureFixture[str]) 
     assert cli_main(["show", "startpos", "moves", "h2e2"]) == 0
     root = parse(capsys.readouterr().out)
     assert len(pieces(root)) == 32 and pieces(root)["e2"] == "C"
+    assert cli_main(["show", f"fen {D22_FEN}", "--size", "200"]) == 0
+    root = parse(capsys.readouterr().out)
+    assert pieces(root)["b3"] == "C" and root.get("width") == "200"
     assert cli_main(["show", "startpos", "h2e2", "--letters", "--flip"]) == 0
     assert not CJK.search(capsys.readouterr().out)
 
@@ -394,3 +397,24 @@ def test_show_reports_bad_input_in_one_line(args: list[str], message: str, tmp_p
     assert message in done.stderr and "Traceback" not in done.stderr
     assert len(done.stderr.strip().splitlines()) == 1
     assert not out.exists()
+
+
+def test_show_refuses_a_size_that_is_not_positive() -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "xqadj", "show", "startpos", "--size", "0"],
+        capture_output=True,
+        text=True,
+    )
+    assert done.returncode == 2 and not done.stdout
+    assert "argument --size: expected a positive number of pixels, got '0'" in done.stderr
+
+
+def test_show_says_when_it_cannot_write_the_file(tmp_path: Path) -> None:
+    out = tmp_path / "missing" / "x.svg"
+    done = subprocess.run(
+        [sys.executable, "-m", "xqadj", "show", "startpos", "--svg", str(out)],
+        capture_output=True,
+        text=True,
+    )
+    assert done.returncode == 2
+    assert done.stderr == f"xqadj show: cannot write {out}: No such file or directory\n"

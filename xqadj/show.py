@@ -43,14 +43,25 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="draw WXF letters (K A E H R C P) instead of Chinese characters: no CJK font needed",
     )
     parser.add_argument(
-        "--size", type=int, metavar="PX", help="width in pixels (default: scalable)"
+        "--size", type=_positive, metavar="PX", help="width in pixels (default: scalable)"
     )
+
+
+def _positive(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected a positive number of pixels, got {text!r}")
+    return value
 
 
 def render(args: argparse.Namespace) -> str:
     """The SVG for parsed ``show`` arguments; raises :class:`XqadjError` for a bad position or
     move, saying which."""
-    fen = STARTING_FEN if args.position == "startpos" else args.position
+    position = args.position.strip()
+    fen = STARTING_FEN if position == "startpos" else position.removeprefix("fen ")
     moves = list(args.moves)
     if moves and moves[0] == "moves":
         moves = moves[1:]
@@ -90,8 +101,12 @@ def main(args: argparse.Namespace) -> int:
     the command line reports)."""
     text = render(args) + "\n"
     if args.svg:
-        with open(args.svg, "w", encoding="utf-8", newline="\n") as out:
-            out.write(text)
+        try:
+            with open(args.svg, "w", encoding="utf-8", newline="\n") as out:
+                out.write(text)
+        except OSError as error:
+            print(f"xqadj show: cannot write {args.svg}: {error.strerror}", file=sys.stderr)
+            return 2
     else:
         sys.stdout.write(text)
     return 0
