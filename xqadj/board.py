@@ -1174,6 +1174,12 @@ class Board:
     def __repr__(self) -> str:
         return f"Board({self.fen()!r})"
 
+    def _repr_svg_(self) -> str:
+        """The board as an SVG picture, for notebooks (:func:`xqadj.svg.board`)."""
+        from xqadj import svg  # imported on use: the core loads no presentation code
+
+        return svg.board(self, lastmove=self.move_stack[-1] if self.move_stack else None, size=360)
+
     def __str__(self) -> str:
         rows = []
         for rank in range(9, -1, -1):

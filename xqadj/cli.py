@@ -76,6 +76,7 @@ def build_parser() -> argparse.ArgumentParser:
     from xqadj import match as match_module
     from xqadj import proxy as proxy_module
     from xqadj import replay as replay_module
+    from xqadj import show as show_module
 
     parser = argparse.ArgumentParser(prog="xqadj", description=DESCRIPTION)
     parser.add_argument("--version", action="version", version=f"xqadj {__version__}")
@@ -110,6 +111,13 @@ def build_parser() -> argparse.ArgumentParser:
     )
     replay_module.add_arguments(replay)
     replay.set_defaults(func=replay_module.main)
+    show = commands.add_parser(
+        "show",
+        help="draw a position, or the ruling its moves end in, as SVG",
+        description=show_module.DESCRIPTION,
+    )
+    show_module.add_arguments(show)
+    show.set_defaults(func=show_module.main)
     return parser
 
 

@@ -351,6 +351,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--pgn", type=Path, help="write the games to this PGN file")
     parser.add_argument("--event", default="xqadj match", help="the PGN Event tag")
+    parser.add_argument(
+        "--html", type=Path, help="write an HTML report: each ruled game drawn (xqadj.report)"
+    )
 
 
 def main(args: argparse.Namespace) -> int:
@@ -391,5 +394,14 @@ def main(args: argparse.Namespace) -> int:
     first, second = engines
     a = sum(r.score_for(first.name) for r in records)
     b = sum(r.score_for(second.name) for r in records)
-    print(f"final: {first.name} {a:g} - {b:g} {second.name} over {len(records)} games")
+    final = f"final: {first.name} {a:g} - {b:g} {second.name} over {len(records)} games"
+    print(final)
+    if args.html:
+        from xqadj.report import write_match_report
+
+        try:
+            write_match_report(args.html, records, [final])
+        except OSError as error:
+            print(f"xqadj match: cannot write the report: {error}", file=sys.stderr)
+            return 2
     return 0

@@ -36,7 +36,7 @@ from xqadj.board import (
     Piece,
     square_name,
 )
-from xqadj.classify import MoveClass, classify_move
+from xqadj.classify import MoveClass, Threat, classify_move
 
 #: The rules profiles: ``axf`` (AXF/WXF, the default) and ``cxa`` (Chinese Xiangqi Association
 #: 2020, in :mod:`xqadj.cxa`).
@@ -453,3 +453,72 @@ def _note(board: Board, cls: MoveClass) -> str:
     """The victims of a move, readable: ``', cannon b2 attacks rook f2'``."""
     parts = [threat.describe(board) for threat in cls.victims]
     return ", " + "; ".join(parts) if parts else ""
+
+
+# -- a ruling, move by move, for pictures and reports -------------------------------------------
+
+
+@dataclass(frozen=True)
+class CycleStep:
+    """One move of a ruling's cycle, as the rules saw it: what a picture of the ruling draws.
+
+    ``checks`` and ``chases`` are :class:`~xqadj.classify.Threat` pairs of squares *after* the
+    move: the pieces giving check with the king they attack, and the chases the move makes
+    (AXF: the classification's victims; CXA: for a 捉, each piece that takes part in winning
+    material with the most valuable piece it wins).  ``label`` is the rulebook's word for the
+    move: 将 捉 闲 under AXF (a move that checks and chases is 将 there and counts as both), the
+    profile's label (将 杀 捉 兑 献 拦 跟 闲) under CXA.
+    """
+
+    move: Move
+    color: Color
+    label: str
+    checks: tuple[Threat, ...] = ()
+    chases: tuple[Threat, ...] = ()
+
+
+def cycle_start(board: Board, ruling: Ruling) -> Board:
+    """A copy of ``board`` (the game's board when ``ruling`` fell) taken back to the start of
+    the ruling's cycle: for a repetition, the first occurrence of the repeated position.  For a
+    ruling without a cycle (checkmate, stalemate, move limit) the copy is the final position."""
+    start = board.copy()
+    for _ in ruling.cycle:
+        start.pop()
+    return start
+
+
+def cycle_steps(board: Board, ruling: Ruling) -> list[CycleStep]:
+    """Each move of ``ruling``'s cycle with its label, checks and chases (:class:`CycleStep`),
+    for the game's ``board`` at the ruling.  The AXF classifications are the ruling's own; a
+    CXA ruling keeps only labels, so its moves are classified again (the same deterministic
+    look-ahead, :func:`xqadj.cxa.classify_move`) for the pieces each 捉 wins."""
+    work = cycle_start(board, ruling)
+    steps = []
+    cxa_classify = import_module("xqadj.cxa").classify_move if ruling.rules == "cxa" else None
+    for index, move in enumerate(ruling.cycle):
+        mover = work.turn
+        chases: tuple[Threat, ...] = ()
+        if cxa_classify is not None:
+            label_info = cxa_classify(work, move)
+            label = ruling.labels[index] if index < len(ruling.labels) else label_info.label
+            # Gain squares are those of the position after the move, which the look-ahead probes.
+            chases = tuple(
+                dict.fromkeys(
+                    Threat(capturer, gain.target)
+                    for gain in label_info.gains
+                    for capturer in gain.capturers
+                )
+            )
+        else:
+            cls = (
+                ruling.classifications[index]
+                if index < len(ruling.classifications)
+                else classify_move(work, move)
+            )
+            chases = cls.victims
+            label = "将" if cls.check else "捉" if cls.victims else "闲"
+        work.push(move)
+        king = work.king_squares[work.turn]
+        checks = tuple(Threat(attacker, king) for attacker in sorted(work.attackers(king, mover)))
+        steps.append(CycleStep(move, mover, label, checks, chases))
+    return steps

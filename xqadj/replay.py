@@ -890,6 +890,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--explain", action="store_true", help="explain each ruling (a line under it)"
     )
+    parser.add_argument(
+        "--html",
+        metavar="FILE",
+        help="also write an HTML report: the summary and each ruled game drawn (xqadj.report)",
+    )
 
 
 def main(args: argparse.Namespace) -> int:
@@ -908,7 +913,10 @@ def main(args: argparse.Namespace) -> int:
     progress = _Progress(err, bool(show))
     summary, outcomes = replay_paths(args.files, options, args.format, jobs, progress.update)
     try:
+        kept: list[Outcome] = []
         for outcome in outcomes:
+            if args.html:
+                kept.append(outcome)
             if out_tty or outcome.error is not None:
                 progress.clear()
             if args.json:
@@ -930,6 +938,14 @@ def main(args: argparse.Namespace) -> int:
         else:
             out.write(summary.text(seconds) + "\n")
         out.flush()
+        if args.html:
+            from xqadj.report import write_replay_report
+
+            try:
+                write_replay_report(args.html, kept, [summary.text(seconds)], options, args.format)
+            except OSError as error:
+                err.write(f"xqadj replay: cannot write the report: {error}\n")
+                return 2
     except BrokenPipeError:
         # The reader went away (``| head``): stop quietly, as Unix tools do.
         devnull = os.open(os.devnull, os.O_WRONLY)

@@ -1,0 +1,112 @@
+"""``xqadj show``: draw a position, or the ruling its moves end in, as SVG."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from xqadj import svg
+from xqadj.board import STARTING_FEN, XqadjError
+from xqadj.referee import Game, GameOverError
+
+DESCRIPTION = """\
+Draw a position as SVG: FEN (quoted) or `startpos`, then optionally `moves` and ICCS moves.
+When the moves end in a ruling (perpetual check or chase, repetition, checkmate, ...), the
+ruling is drawn: the position at the first occurrence of the repeated position, each move of
+the cycle with its checks and chases as arrows, its label, the offender, the article and the
+explanation. The SVG goes to stdout, or to the file of --svg."""
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """The ``show`` subcommand's arguments; its function is :func:`main`."""
+    from xqadj.cli import add_rules_arguments
+
+    parser.add_argument("position", metavar="FEN|startpos", help="the start position")
+    parser.add_argument(
+        "moves",
+        nargs="*",
+        metavar="moves MOVE",
+        help="the word `moves` (may be left out), then moves in ICCS notation (h2e2)",
+    )
+    add_rules_arguments(parser)
+    parser.add_argument("--svg", metavar="FILE", help="write the SVG to FILE (default: stdout)")
+    parser.add_argument("--flip", action="store_true", help="Black at the bottom")
+    parser.add_argument(
+        "--coordinates",
+        choices=("iccs", "chinese", "none"),
+        default="iccs",
+        help="ICCS files a-i and ranks 0-9 (default), the sides' Chinese file numbers, or none",
+    )
+    parser.add_argument(
+        "--letters",
+        action="store_true",
+        help="draw WXF letters (K A E H R C P) instead of Chinese characters: no CJK font needed",
+    )
+    parser.add_argument(
+        "--size", type=_positive, metavar="PX", help="width in pixels (default: scalable)"
+    )
+
+
+def _positive(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected a positive number of pixels, got {text!r}")
+    return value
+
+
+def render(args: argparse.Namespace) -> str:
+    """The SVG for parsed ``show`` arguments; raises :class:`XqadjError` for a bad position or
+    move, saying which."""
+    position = args.position.strip()
+    fen = STARTING_FEN if position == "startpos" else position.removeprefix("fen ")
+    moves = list(args.moves)
+    if moves and moves[0] == "moves":
+        moves = moves[1:]
+    game = Game(fen, rules=args.rules, forbidden_run=args.forbidden_run)
+    for ply, text in enumerate(moves, 1):
+        try:
+            game.push_iccs(text)
+        except GameOverError as error:
+            raise XqadjError(
+                f"move {ply} {text!r}: the game ended at ply {game.ply}: {game.ruling}"
+            ) from error
+        except XqadjError as error:
+            raise XqadjError(f"move {ply} {text!r}: {error}") from error
+    coordinates = None if args.coordinates == "none" else args.coordinates
+    if game.ruling is not None:
+        return svg.ruling(
+            game.board,
+            game.ruling,
+            coordinates=coordinates,
+            letters=args.letters,
+            flipped=args.flip,
+            size=args.size,
+        )
+    board = game.board
+    return svg.board(
+        board,
+        lastmove=board.move_stack[-1] if board.move_stack else None,
+        coordinates=coordinates,
+        letters=args.letters,
+        flipped=args.flip,
+        size=args.size,
+    )
+
+
+def main(args: argparse.Namespace) -> int:
+    """Run ``xqadj show``; returns the exit status (errors raise :class:`XqadjError`, which
+    the command line reports)."""
+    text = render(args) + "\n"
+    if args.svg:
+        try:
+            with open(args.svg, "w", encoding="utf-8", newline="\n") as out:
+                out.write(text)
+        except OSError as error:
+            print(f"xqadj show: cannot write {args.svg}: {error.strerror}", file=sys.stderr)
+            return 2
+    else:
+        sys.stdout.write(text)
+    return 0
