@@ -211,18 +211,24 @@ class _Tally(NamedTuple):
         return self._replace(licensed=False).score()
 
     def score(self) -> int:
-        """The net value (a crossed pawn is a strong unit).  In an exchange, pawns traded against
-        pieces are even either way (2011 25.3: "过河兵(卒)价值浮动，一兵换取数子或一子换取数兵
-        均不算得子"; 参考图31: a pawn exchanged for an elephant is no gain).  An even line in
-        which the opponent took something other than the side's capturing pieces (各吃各子)
-        scores :data:`EVEN_TRADE`: it counts as a gain (26.5 "完整互吃后价值相当或得子者，
-        按捉")."""
+        """The net value (a crossed pawn is a strong unit).
+
+        P3 (CXA.md §5.6): in every exchange the line counts, pawns traded against pieces are
+        even either way (2011 25.3: "过河兵(卒)价值浮动，一兵换取数子或一子换取数兵均不算得子";
+        参考图31: a pawn exchanged for an elephant is no gain; 图24 "送兵换马…判闲"), whether the
+        opponent took back a capturing piece or a piece that a capture abandoned or unmasked
+        (做根子, 被牵子: 26.5).  The opponent's captures that P2 leaves out of the line never
+        reach the tally.  An even line in which the opponent took something other than the
+        side's capturing pieces (各吃各子), piece for piece, scores :data:`EVEN_TRADE`: it
+        counts as a gain (26.5 "完整互吃后价值相当或得子者，按捉"); a pawn floating against a
+        piece is no such trade ("不算得子")."""
         pieces, pawns = self.pieces, self.pawns
         net = pieces + STRONG * pawns
-        if self.recaptured and (
+        floated = (self.recaptured or self.counter) and (
             (pawns > 0 > pieces and -pieces <= STRONG * pawns)
             or (pawns < 0 < pieces <= -STRONG * pawns)
-        ):
+        )
+        if floated:
             net = 0  # a pawn floats up to a knight or a cannon, and down to an advisor
         if net == 0 and self.counter and pieces % STRONG == 0:
             return EVEN_TRADE  # equal value: no advisor or elephant in the balance
@@ -256,6 +262,8 @@ class _Memo:
         self.mated: dict[int, int] = {}
         self.unmated: dict[int, int] = {}
         self.ordered: dict[int, list[Move]] = {}
+        #: The captures that win on their own, by position (:func:`_winning_captures`).
+        self.winning: dict[int, frozenset[_Capture]] = {}
 
     def clear(self) -> None:
         for table in (
@@ -267,6 +275,7 @@ class _Memo:
             self.mated,
             self.unmated,
             self.ordered,
+            self.winning,
         ):
             table.clear()
 
@@ -640,8 +649,21 @@ class _Prober:
     threatens mate in one (a piece that "cannot leave its line", 图7).
     """
 
-    def __init__(self, board: Board, moved: int = -1, strict: bool = False) -> None:
+    def __init__(
+        self,
+        board: Board,
+        moved: int = -1,
+        strict: bool = False,
+        counters: bool = True,
+        lasting: frozenset[_Capture] | None = None,
+    ) -> None:
         self.board = board
+        #: Whether to find the opponent's independent captures (P2); off for the probe that
+        #: finds them.
+        self.counters = counters
+        #: When set, only the opponent's independent captures among these are left out of
+        #: the lines (see :func:`classify_move`: those the move does not parry).
+        self.lasting = lasting
         #: The square of the piece that just moved (its help in a gain makes it joint).
         self.moved = moved
         #: Lines whose search runs out of nodes are dropped (the position after the move).
@@ -650,6 +672,12 @@ class _Prober:
         self.budget = _Budget(LINE_NODES)
         self._threat_memo: dict[int, bool] = {}
         self._independent_set: frozenset[_Capture] = frozenset()
+        #: The opponent's captures that win on their own in the probed position: its own
+        #: chases, not answers to the side's line (P2, CXA.md §5.6).
+        self._counter_set: frozenset[_Capture] = frozenset()
+        #: The opponent's captures left out of the line being searched (P2); none outside
+        #: :meth:`line`.
+        self._pruned: frozenset[_Capture] = frozenset()
         #: The best line after each first move tried, gain or not.
         self.lines: dict[Move, _Line] = {}
         #: Whether the leaves test for mate (see :meth:`line`).
@@ -720,6 +748,11 @@ class _Prober:
         if GAIN_CHECKS and not pseudo_first:
             firsts += [m for m in _checks(board) if m not in firsts]
         self._independent_set = self._independent(firsts)
+        if self.counters:
+            with board.passed_turn():
+                self._counter_set = _winning_captures(board)
+            if self.lasting is not None:
+                self._counter_set &= self.lasting
         return firsts
 
     def line(
@@ -744,6 +777,8 @@ class _Prober:
                 # The mate tests of the leaves are costly: search without them, and again with
                 # them only when the line found ends where one of them would bite.
                 checks, none, moved = GAIN_CHECKS - check, frozenset[_Capture](), frozenset((t,))
+                # P2: the opponent's independent captures are no answer to this line.
+                self._pruned = self._counter_set
                 self.careful = False
                 line = self._search(tally, 1, alpha, alpha + 1, checks, REPLY_CHECKS, none, moved)
                 if line.score > alpha:
@@ -757,6 +792,7 @@ class _Prober:
                         )
                 self.careful = True
         finally:
+            self._pruned = frozenset()
             board.pop()
         if self.strict and self.budget.exhausted:
             line = _Line(-MATE, ())
@@ -797,9 +833,11 @@ class _Prober:
         return False
 
     def _independent(self, firsts: list[Move]) -> frozenset[_Capture]:
-        """The side's captures that win on their own in the probed position (the victim cannot
-        be recaptured, or is worth more than the capturer) or are offers to exchange: later in a
-        line they are a separate gain, not part of this one (its own first move)."""
+        """The captures among ``firsts`` (of the side to move on the board) that win on their
+        own (the victim cannot be recaptured, or is worth more than the capturer) or are offers
+        to exchange.  The side's: later in a line they are a separate gain, not part of this one
+        (its own first move).  The opponent's (probed with the turn passed): a capture it could
+        make anyway, its own chase, which the line does not net (P2, CXA.md §5.6)."""
         board = self.board
         squares = board.squares
         found = set()
@@ -919,7 +957,12 @@ class _Prober:
             if maximizing:
                 standing = self._independent_set
             else:
-                standing = previous
+                # P2 (CXA.md §5.6): the line ends when its material is won.  The opponent
+                # answers it: at its first turn by any capture (各吃各子, 26.5) but one it
+                # could make anyway (its own chase, not netted against this one: neither
+                # against a 将军得子 nor as an "even 各吃各子"), later only by captures the
+                # line made possible.  Captures of a piece that moved in the line always count.
+                standing = previous | self._pruned
                 mine = _attack_set(board, mover)
             moves = _captures(board, standing=standing, moved=moved)
             if checks_left > 0:
@@ -929,9 +972,9 @@ class _Prober:
                     for m in _checks(board)
                     if m not in moves
                     and not (
-                        maximizing
-                        and m.to_square not in moved
-                        and (m.from_square, m.to_square, squares[m.to_square]) in standing
+                        m.to_square not in moved
+                        and (m.from_square, m.to_square, squares[m.to_square])
+                        in (standing if maximizing else self._pruned)
                     )
                 ]
         for move in moves:
@@ -1077,6 +1120,37 @@ class _Prober:
             board.pop()
 
 
+def _winning_captures(board: Board) -> frozenset[_Capture]:
+    """The captures of the side to move that win material on their own (memoised): the
+    victim cannot be taken back or is worth more than the capturer (:meth:`_Prober._independent`),
+    and the look-ahead after the capture, every answer of the other side searched (its
+    tactical roots: a check that wins the capturer back, a mate), still comes out ahead.
+
+    These are the side's own chases.  When the other side is probed, they are no answer to its
+    lines (P2, CXA.md §5.6: "a capture the opponent could make anyway … is its own chase, judged
+    on its own moves"); a capture that only a tactical root keeps from paying is an answer
+    (参考图28: the rook that is the knight's root by its checks, "做根子").
+    """
+    key = board.zobrist_hash()
+    known = _MEMO.winning.get(key)
+    if known is not None:
+        return known
+    prober = _Prober(board, counters=False)
+    firsts = prober.prepare()
+    candidates = prober._independent([m for m in firsts if board.squares[m.to_square]])
+    squares = board.squares
+    found = set()
+    for origin, target, code in candidates:
+        move = Move(origin, target)
+        if squares[origin] & 7 == code & 7:
+            continue  # an offer to exchange, not a gain
+        line, _check = prober.line(move, alpha=0)
+        if line.score > 0 and not prober.budget.exhausted:
+            found.add((origin, target, code))
+    result = _MEMO.winning[key] = frozenset(found)
+    return result
+
+
 def gains_of(board: Board, pseudo_first: bool = False) -> list[Gain]:
     """What the side to move could win (24.3), one entry per winning first move."""
     return _Prober(board).gains(pseudo_first)
@@ -1162,7 +1236,9 @@ def classify_move(board: Board, move: Move) -> MoveLabel:
         return _idle(board, move, probe.offers)
     # Before the move: with the side in check, its threats as they stood before it answered
     # (26.1.4); otherwise as they stand.
-    prober = _Prober(board)
+    # The opponent's independent captures are left out of both probes (P2), except, before the
+    # move, those the move does away with: they are what a parry parries (P1).
+    prober = _Prober(board, lasting=probe._counter_set)
     before = prober.gains(pseudo_first=evading)
     new = _new_gains(before, after)
     if new and _threatened(board, move.from_square):
