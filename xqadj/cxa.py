@@ -263,7 +263,11 @@ class _Memo:
         self.unmated: dict[int, int] = {}
         self.ordered: dict[int, list[Move]] = {}
         #: The captures that win on their own, by position (:func:`_winning_captures`).
-        self.winning: dict[int, frozenset[_Capture]] = {}
+        self.winning: dict[tuple[int, tuple[int, ...]], frozenset[_Capture]] = {}
+        #: Move labels before P1's parry test (:func:`_classify_position`).
+        self.labels: dict[
+            tuple[int, Move, tuple[int, ...]], tuple[MoveLabel, list[tuple[int, int]]]
+        ] = {}
 
     def clear(self) -> None:
         for table in (
@@ -276,6 +280,7 @@ class _Memo:
             self.unmated,
             self.ordered,
             self.winning,
+            self.labels,
         ):
             table.clear()
 
@@ -284,6 +289,19 @@ class _Memo:
 
 
 _MEMO = _Memo()
+
+
+def _options() -> tuple[int, ...]:
+    """The module's options, part of the key of memoised results that depend on them."""
+    return (
+        MATE_CHECKS,
+        GAIN_CHECKS,
+        EXCHANGE_MATE_CHECKS,
+        REPLY_CHECKS,
+        MAX_PLIES,
+        LINE_NODES,
+        MATE_NODES,
+    )
 #: The memo is emptied when it grows past this many entries.
 _MEMO_LIMIT = 200_000
 
@@ -1131,7 +1149,7 @@ def _winning_captures(board: Board) -> frozenset[_Capture]:
     on its own moves"); a capture that only a tactical root keeps from paying is an answer
     (参考图28: the rook that is the knight's root by its checks, "做根子").
     """
-    key = board.zobrist_hash()
+    key = board.zobrist_hash(), _options()
     known = _MEMO.winning.get(key)
     if known is not None:
         return known
@@ -1180,16 +1198,27 @@ def _new_gains(before: list[Gain], after: list[Gain]) -> list[Gain]:
 
 @dataclass
 class _Classifier:
-    """Classifies moves, memoised per (position hash, move) for the length of one ruling."""
+    """Classifies moves, memoised per (position hash, move, the move before and the position
+    it was made from) for the length of one ruling: a move's label depends on the opponent's
+    preceding move (P1, :func:`classify_move`)."""
 
-    memo: dict[tuple[int, Move], MoveLabel] = field(default_factory=dict)
+    memo: dict[tuple[int, Move, tuple[int, Move] | None], MoveLabel] = field(
+        default_factory=dict
+    )
 
     def classify(self, board: Board, move: Move) -> MoveLabel:
-        key = (board.zobrist_hash(), move)
+        key = (board.zobrist_hash(), move, _preceding(board))
         known = self.memo.get(key)
         if known is None:
             known = self.memo[key] = classify_move(board, move)
         return known
+
+
+def _preceding(board: Board) -> tuple[int, Move] | None:
+    """The opponent's preceding move and the hash of the position it was made from."""
+    if not board.move_stack:
+        return None
+    return board._undo[-1].hash_before, board.move_stack[-1]
 
 
 def classify_move(board: Board, move: Move) -> MoveLabel:
@@ -1198,22 +1227,52 @@ def classify_move(board: Board, move: Move) -> MoveLabel:
     将 (24.1) if it checks; 闲 if it is a king move answering a check (26.1.3); 杀 (24.2) if it
     makes a mate threat that was not there before (for a move answering a check, one that the
     check did not stop: 26.1.4); 捉 (24.3) if it makes a material gain possible that was not
-    (:func:`_new_gains`; 从捉到捉 = 闲, 2007 细则5), unless the gain only stands because the
-    moved piece stepped out of capture without taking part in it (参考图37), or the only gains
-    are of 士/象 by the lone attacker of the side holding for a draw (26.2); else 闲, told apart
-    as 兑 or 献 where that is clear (24.4, 24.5, 24.8).
+    (:func:`_new_gains`; 从捉到捉 = 闲, 2007 细则5), unless the only gains are of 士/象 by the
+    lone attacker of the side holding for a draw (26.2), or the move parries the attack of the
+    opponent's preceding move and takes no part in them (P1, :func:`_parry_gains`); else 闲,
+    told apart as 兑 or 献 where that is clear (24.4, 24.5, 24.8).
+
+    The label depends on the board's last move (the opponent's preceding move, P1); with an
+    empty move stack there is none, and only a check in the position counts as an attack.
     """
+    label, offers = _classify_position(board, move)
+    if label.label != CHASE:
+        return label
+    kept = _parry_gains(board, move, label.gains)
+    if len(kept) == len(label.gains):
+        return label
+    if kept:
+        return label._replace(gains=kept)
+    idle = _idle(board, move, offers)
+    return idle._replace(note=idle.note or _PARRY_NOTE)
+
+
+_PARRY_NOTE = "parries the opponent's attack and takes no part in the capture it lets pay (P1)"
+
+
+def _classify_position(board: Board, move: Move) -> tuple[MoveLabel, list[tuple[int, int]]]:
+    """:func:`classify_move` before P1's parry test: a fact about the position and the move
+    (memoised), with the offers to exchange the look-ahead found (for :func:`_idle`)."""
+    key = (board.zobrist_hash(), move, _options())
+    known = _MEMO.labels.get(key)
+    if known is None:
+        known = _MEMO.labels[key] = _classify_raw(board, move)
+    return known
+
+
+def _classify_raw(board: Board, move: Move) -> tuple[MoveLabel, list[tuple[int, int]]]:
+    """See :func:`_classify_position`."""
     evading = board.is_check()
     moved_type = board.squares[move.from_square] & 7
     board.push(move)
     try:
         if board.is_check():
-            return MoveLabel(move, CHECK)
+            return MoveLabel(move, CHECK), []
     finally:
         board.pop()
     if evading and moved_type == KING:
         # 26.1.3: a king move that answers a check is idle, whatever it threatens.
-        return MoveLabel(move, IDLE, note="the king answers a check (26.1.3)")
+        return MoveLabel(move, IDLE, note="the king answers a check (26.1.3)"), []
     board.push(move)
     try:
         with board.passed_turn():
@@ -1224,7 +1283,7 @@ def classify_move(board: Board, move: Move) -> MoveLabel:
         # 26.1.4: a check-answering move's mate threat counts when the check had stopped it;
         # otherwise the threat must be new.  (Had the side a mate before the move, it would
         # have played it rather than repeat: a search out of nodes before counts as no mate.)
-        return MoveLabel(move, KILL)
+        return MoveLabel(move, KILL), []
     board.push(move)
     try:
         with board.passed_turn():
@@ -1233,7 +1292,7 @@ def classify_move(board: Board, move: Move) -> MoveLabel:
     finally:
         board.pop()
     if not after:
-        return _idle(board, move, probe.offers)
+        return _idle(board, move, probe.offers), probe.offers
     # Before the move: with the side in check, its threats as they stood before it answered
     # (26.1.4); otherwise as they stand.
     # The opponent's independent captures are left out of both probes (P2), except, before the
@@ -1241,16 +1300,6 @@ def classify_move(board: Board, move: Move) -> MoveLabel:
     prober = _Prober(board, lasting=probe._counter_set)
     before = prober.gains(pseudo_first=evading)
     new = _new_gains(before, after)
-    if new and _threatened(board, move.from_square):
-        # A piece that steps out of capture (避吃) and so makes a standing attack pay, without
-        # taking part in it, chases nothing: the attack was there, only the opponent's answer
-        # (taking the piece) is gone (参考图37 "黑避吃促成得子，但没有加强进攻子力，判闲").
-        board.push(move)
-        try:
-            with board.passed_turn():
-                new = [g for g in new if not _escape(board, prober.lines, g, move)]
-        finally:
-            board.pop()
     if new and _ATTACK_VALUE[moved_type] and _lone_defender_moved(board, move):
         # 26.2: the lone attacker of a side holding for a draw, winning an advisor or an
         # elephant in passing, is idle; a gain of anything more is still a chase.  The gain is
@@ -1263,11 +1312,11 @@ def classify_move(board: Board, move: Move) -> MoveLabel:
         ]
         if not others:
             label = _idle(board, move, probe.offers)
-            return label._replace(note=label.note or _LONE_DEFENDER_NOTE)
+            return label._replace(note=label.note or _LONE_DEFENDER_NOTE), probe.offers
         new = others
     if new:
-        return MoveLabel(move, CHASE, tuple(new))
-    return _idle(board, move, probe.offers)
+        return MoveLabel(move, CHASE, tuple(new)), probe.offers
+    return _idle(board, move, probe.offers), probe.offers
 
 
 _LONE_DEFENDER_NOTE = "the lone attacker of the side holding for a draw attacks 士/象 (26.2)"
@@ -1423,52 +1472,118 @@ def _takes_safely(board: Board, capture: Move) -> bool:
         board.pop()
 
 
-def _threatened(board: Board, sq: int) -> bool:
-    """Whether the opponent of the side to move could win the piece on ``sq`` by taking it: the
-    taker is worth less, or the piece has no legal recapture (a cheap static exchange test)."""
-    code = board.squares[sq]
-    value = piece_value(code, sq)
-    if not value:
-        return False
-    with board.passed_turn():
-        for origin in board.attackers(sq, board.turn):
-            capture = Move(origin, sq)
-            if not board.is_legal(capture):
-                continue
-            if _BASE_VALUE[board.squares[origin] & 7] < value:
-                return True
-            board.push(capture)
-            try:
-                if not any(m.to_square == sq for m in _captures(board)):
-                    return True
-            finally:
-                board.pop()
-    return False
+def _parry_gains(board: Board, move: Move, gains: tuple[Gain, ...]) -> tuple[Gain, ...]:
+    """P1 (CXA.md §5.6, 因果关系): the gains of the 捉 ``move`` that it causes.
+
+    When the opponent's preceding move attacked (将, 杀 or 捉: :func:`_preceding_attack`) and
+    ``move`` parries that attack (:func:`_parries`), the move is defence: a capture that now
+    pays only because the opponent's counter-chance is gone stood before it, and creates no 捉
+    unless the moved piece takes part in it (:func:`_takes_part`: it makes, joins or uncovers
+    the capture, pins or covers a root, keeps an enemy piece on its line).  参考图37 炮９退１
+    steps out of the rook's chase, and its other cannon's capture of the knight now pays: 闲;
+    图11 炮八平九 steps out of the rook's chase and still pins the elephant's root: 捉.
+
+    When the preceding move did not attack, every new gain counts: a move that takes away the
+    opponent's defence of a capture (a root, a counter-capture, a mate) is 断根, a 捉 (参考图28
+    退士断根捉马, 参考图20 车３退８ after the king answered a check, 26.1.3).  A move of the king
+    or of a pawn is not judged by this test: what other pieces gain by it is a 捉 (26.1.1;
+    图16 将６退１ "避抽后…判捉").
+    """
+    if board.squares[move.from_square] & 7 in (KING, PAWN):
+        return gains
+    attack = _preceding_attack(board)
+    if attack is None or not _parries(board, move, attack):
+        return gains
+    return tuple(g for g in gains if _takes_part(board, move, g))
 
 
-def _escape(board: Board, before: dict[Move, _Line], gain: Gain, move: Move) -> bool:
-    """Whether ``gain`` (found on ``board``, after ``move``) exists only because ``move`` took
-    its piece out of capture: before the move the same first move was answered by taking that
-    piece, and the piece takes no part in the gain (the gain stands without it)."""
-    line = before.get(gain.line[0])
-    if line is None or any(m.from_square == move.to_square for m in gain.line[::2]):
-        return False
-    if not any(m.to_square == move.from_square for m in line.moves[::2]):
-        return False
-    code = board.squares[move.to_square]
-    if code & 7 == KING:
-        return False
-    first = gain.line[0]
-    with board.without_piece(move.to_square):
-        if not board.is_legal(first):
-            return False
-        prober = _Prober(board, strict=True)
+def _preceding_attack(board: Board) -> MoveLabel | None:
+    """The opponent's preceding move, labelled, when it attacked (将, 杀 or 捉); a check on
+    the board counts as one even with no move before it.  Its label is taken before its own
+    parry test (:func:`_classify_position`), which keeps the look-back one move deep."""
+    if board.is_check():
+        return MoveLabel(board.move_stack[-1] if board.move_stack else Move(0, 0), CHECK)
+    if not board.move_stack:
+        return None
+    previous = board.pop()
+    try:
+        label, _offers = _classify_position(board, previous)
+    finally:
+        board.push(previous)
+    return label if label.label in (KILL, CHASE) else None
+
+
+def _parries(board: Board, move: Move, attack: MoveLabel) -> bool:
+    """Whether ``move`` parries ``attack``, the opponent's preceding move: it answers the
+    check; it stops the mate threat; or one of the pieces the chase would win steps away or can
+    no longer be won as the chase won it (the battery is defused)."""
+    if attack.label == CHECK:
+        return True
+    board.push(move)
+    try:
+        if attack.label == KILL:
+            return threatens_mate(board) is not True
+        prober = _Prober(board, counters=False)
         prober.prepare()
-        attacker, victim = board.squares[first.from_square], board.squares[first.to_square]
-        if victim and victim & 7 == attacker & 7 and prober._exchange(first):
-            return False  # without the piece it would be an offer to exchange (参考图50)
-        without, _check = prober.line(first, alpha=gain.value - 1)
-    return without.score >= gain.value
+        for gain in attack.gains:
+            first = gain.line[0]
+            if move.from_square in (gain.victim, first.to_square):
+                return True  # the threatened piece steps away
+            if not board.is_legal(first):
+                return True
+            line, _check = prober.line(first, alpha=gain.value - 1)
+            if line.score < gain.value:
+                return True
+        return False
+    finally:
+        board.pop()
+
+
+def _takes_part(board: Board, move: Move, gain: Gain) -> bool:
+    """Whether the piece that ``move`` moved takes part in ``gain`` (found after the move, with
+    the opponent passing; P1): it moves in the line (makes a capture or a check of it), is one
+    of the pieces that win the target (joins), made the line's first move possible (uncovers
+    it, or became its screen), or the gain shrinks without it on the board (it pins or covers a
+    root, or keeps an enemy piece from leaving its line).  Otherwise the capture stood before
+    the move, and the move only took away the opponent's counter-chance."""
+    where = move.to_square
+    for index, step in enumerate(gain.line):
+        if where < 0:
+            break
+        if index % 2 == 0 and step.from_square == where:
+            return True  # it makes a capture or a check of the line
+        if index % 2 == 1 and step.to_square == where:
+            where = -1  # taken
+    if move.to_square in gain.capturers or move.to_square in gain.helpers:
+        return True
+    first = gain.line[0]
+    if first.from_square in move or first.to_square in move:
+        return True
+    squares = board.squares
+    pseudo = board.is_check()
+    board.push(move)
+    try:
+        victim = board.squares[first.to_square]
+    finally:
+        board.pop()
+    if squares[first.to_square] != victim:
+        return True
+    if not (board.is_pseudo_legal(first) if pseudo else board.is_legal(first)):
+        return True  # the move uncovered the line's first move, or gave it its screen
+    board.push(move)
+    try:
+        with board.passed_turn(), board.without_piece(move.to_square):
+            if not board.is_legal(first):
+                return True
+            prober = _Prober(board, strict=True)
+            prober.prepare()
+            attacker = board.squares[first.from_square]
+            if victim and victim & 7 == attacker & 7 and prober._exchange(first):
+                return True  # without the piece it would be an offer to exchange (参考图50)
+            without, _check = prober.line(first, alpha=gain.value - 1)
+            return without.score < gain.value
+    finally:
+        board.pop()
 
 
 # -- the ruling (§3.4) -----------------------------------------------------------------------
