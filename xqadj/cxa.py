@@ -1034,8 +1034,13 @@ class _Prober:
 
     def _describe(self, line: tuple[Move, ...], score: int, check: bool) -> Gain:
         """Replay ``line`` to name the victim (the first piece the side takes) and the target
-        (the most valuable one it takes, other than a piece that had just taken), the pieces
-        that take part in winning the target, and how it is won.
+        (the most valuable one it takes that stood in the probed position), the pieces that
+        take part in winning the target, and how it is won.
+
+        The target is what the line wins, the piece the chase is "of" (26.9): not a piece the
+        opponent moved in the line, a capturer taken back or a piece thrown in at its end (an
+        interposition the side takes, a rook offered to the king), unless the side takes no
+        other.
 
         The pieces that take part are those that capture on the target's square, and the
         piece that just moved (:attr:`moved`) when it acts in the line: it captures, checks,
@@ -1047,9 +1052,10 @@ class _Prober:
         enemy_king = board.king_squares[1 - side]
         moved = self.moved
         origin_of: dict[int, int] = {}  # current square -> square in the probed position
-        # The side's captures: (index, origin, square, captured code, a recapture).
+        # The side's captures: (index, origin, square, captured code, of a piece the
+        # opponent moved in the line).
         captures: list[tuple[int, int, int, int, bool]] = []
-        repliers: set[int] = set()  # where the opponent's pieces that took stand
+        thrown: set[int] = set()  # where the opponent's pieces that moved in the line stand
         active: set[int] = set()  # indices of captures at which the moved piece acted
         acted = False
         recaptured = False
@@ -1065,8 +1071,9 @@ class _Prober:
                 if not mine:
                     origin_of.pop(t, None)
                 if captured and mine:
-                    # A piece that has just taken in the line is taken back, not chased.
-                    captures.append((index, origin, t, captured, t in repliers))
+                    # A piece that has moved in the line (taken, or been thrown in) is not
+                    # what the chase is of.
+                    captures.append((index, origin, t, captured, t in thrown))
                     rooted[index] = (self._recapturable(move), self._nominal_root(move))
                     where = next((sq for sq, o in origin_of.items() if o == moved), moved)
                     if origin == moved or acted or where in board.attackers(t, side):
@@ -1074,9 +1081,8 @@ class _Prober:
                 elif captured:
                     recaptured = True
                 if not mine:
-                    repliers.discard(f)
-                    if captured:
-                        repliers.add(t)
+                    thrown.discard(f)
+                    thrown.add(t)
                 board.push(move)
                 pushed += 1
                 if mine:
