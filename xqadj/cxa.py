@@ -799,7 +799,7 @@ class _Prober:
                 self._pruned = self._counter_set
                 self.careful = False
                 line = self._search(tally, 1, alpha, alpha + 1, checks, REPLY_CHECKS, none, moved)
-                if line.score > alpha:
+                if line.score > alpha and not self.budget.exhausted:
                     line = self._search(
                         tally, 1, alpha, MATE + 1, checks, REPLY_CHECKS, none, moved
                     )
@@ -807,6 +807,16 @@ class _Prober:
                         self.careful = True
                         line = self._search(
                             tally, 1, alpha, MATE + 1, checks, REPLY_CHECKS, none, moved
+                        )
+                    if self.strict and self.budget.exhausted:
+                        # The null window showed a gain above ``alpha`` that the exact search
+                        # ran out of nodes on: prove it with the mate tests, on a budget of its
+                        # own, and keep that lower bound rather than lose a real gain (a lower
+                        # bound after the move never makes a chase that is not there).
+                        self.careful = True
+                        self.budget = _Budget(LINE_NODES)
+                        line = self._search(
+                            tally, 1, alpha, alpha + 1, checks, REPLY_CHECKS, none, moved
                         )
                 self.careful = True
         finally:
