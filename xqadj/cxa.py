@@ -18,9 +18,14 @@ graded by the heaviest reading, 从重: 将 > 杀 > 捉 > 兑/献 > 闲):
   capture, a series of checks from the next move on, or at the end of a full exchange, without
   being mated at once.  The look-ahead (:class:`_Prober`) is a bounded alpha-beta search of
   captures and checks with real legal moves, both sides free to stop; material (2011 25.3): 车
-  2, 马 = 炮 = 过河兵 1, 士 = 象 a small unit, pawns traded against pieces even (浮动).  The
-  licence of king and pawns (26.1) discounts what they win by themselves; a capture of a piece
-  of the same type that may take back first is an offer (兑, 24.4), no chase.
+  2, 马 = 炮 = 过河兵 1, 士 = 象 a small unit.  The licence of king and pawns (26.1) discounts
+  what they win by themselves; a capture of a piece of the same type that may take back first
+  is an offer (兑, 24.4), no chase.  Three principles of CXA.md §5.6 shape it: **P1** a move
+  that parries the attack of the opponent's preceding move creates no 捉 from a capture it
+  neither makes, joins nor uncovers (:func:`_parry_gains`); **P2** a line ends when its
+  material is won, and a capture the opponent could make anyway is no answer to it
+  (:func:`_winning_captures`); **P3** pawns traded against pieces are even in every exchange
+  the line counts (:meth:`_Tally.score`).
 * else **闲** (24.8), reported as 兑 or 献 (24.4, 24.5) where that is clear.
 
 The ruling (:func:`decide`; §3.4, 2011 第26条 棋例总则, 2020 24.9–24.14, 26.9): a side whose
@@ -92,8 +97,10 @@ REPLY_CHECKS = 2
 #: The longest line (plies) of the material look-ahead (checks, captures and replies).
 MAX_PLIES = 8
 #: Node budget of the look-ahead after one first move, and of one mate search.  A line whose
-#: search runs out of nodes is no gain after the move (never a chase by exhaustion), and stands
-#: as searched before it (never a new chase by exhaustion either).
+#: search runs out of nodes is no gain after the move (never a chase by exhaustion), unless its
+#: null-window search had shown a gain: that gain is proved again, with the mate tests, on a
+#: budget of its own and kept as a lower bound (a real gain is not lost either).  Before the
+#: move a line stands as searched (never a new chase by exhaustion).
 LINE_NODES = 250
 MATE_NODES = 400
 
@@ -302,6 +309,8 @@ def _options() -> tuple[int, ...]:
         LINE_NODES,
         MATE_NODES,
     )
+
+
 #: The memo is emptied when it grows past this many entries.
 _MEMO_LIMIT = 200_000
 
@@ -662,7 +671,9 @@ class _Prober:
     with any legal move.  To keep a line about one gain, later captures must be new: the side
     does not cash a standing winning capture of its own in the middle of a line, and the
     opponent, after its first reply (where any capture may answer: 各吃各子, 26.5), only
-    recaptures or takes what the line exposed.  A gain after which the opponent mates at once
+    recaptures or takes what the line exposed.  A capture the opponent could make anyway (one
+    that wins on its own in the probed position, :func:`_winning_captures`) is never an answer:
+    it is its own chase, judged on its own moves (P2, CXA.md §5.6).  A gain after which the opponent mates at once
     does not count (24.3); nor does one the side cannot keep because the opponent then
     threatens mate in one (a piece that "cannot leave its line", 图7).
     """
@@ -1218,9 +1229,7 @@ class _Classifier:
     it was made from) for the length of one ruling: a move's label depends on the opponent's
     preceding move (P1, :func:`classify_move`)."""
 
-    memo: dict[tuple[int, Move, tuple[int, Move] | None], MoveLabel] = field(
-        default_factory=dict
-    )
+    memo: dict[tuple[int, Move, tuple[int, Move] | None], MoveLabel] = field(default_factory=dict)
 
     def classify(self, board: Board, move: Move) -> MoveLabel:
         key = (board.zobrist_hash(), move, _preceding(board))
