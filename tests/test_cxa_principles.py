@@ -13,7 +13,7 @@ what the classifier does on boards nobody tuned it for.
 
 Also pinned here: the principal target of a chase is a piece that stood, not one the opponent
 threw in along the line (26.9), and a search that runs out of nodes keeps a gain it proved.
-Every test states which answer the classifier gave before issue 12 (it failed then).
+Where a test failed before issue 12, its docstring says what the classifier answered then.
 """
 
 from __future__ import annotations
@@ -60,7 +60,8 @@ def test_p1_a_parry_creates_no_chase_from_a_capture_it_takes_no_part_in() -> Non
     """P1.1 (CXA.md §5.6; 2011 29.2 "'捉'产生于刚走的这着棋"; 参考图37): black's 车２平１ chases
     the cannon, red's 炮九平八 parries the chase.  The parry is what now makes 马三退四 (taking
     the cannon on f6) pay, but the cannon on b2 takes no part in that capture: it stood before,
-    and only lost black's counter-chance.  The move is defence: 闲."""
+    and only lost black's counter-chance.  The move is defence: 闲.  (Before issue 12 also 闲,
+    by the exemption of a piece escaping capture, which ruled the next test's move 闲 too.)"""
     label = label_after(PARRY, "b5a5 a2b2")
     assert label.label == "闲"
     assert "parries" in label.note
