@@ -222,6 +222,10 @@ def test_a_search_that_runs_out_keeps_the_gain_it_proved(monkeypatch: pytest.Mon
     prober.prepare()
     found, _check = prober.line(first, alpha=0)
     assert found.score >= 1
+    (gain,) = [
+        g for g in cxa._Prober(board, moved=sq("i6"), strict=True).gains() if g.line[0] == first
+    ]
+    assert gain.bounded  # a lower bound, told as such in the explanation
 
     default = cxa.LINE_NODES
     monkeypatch.setattr(cxa, "LINE_NODES", 100_000)

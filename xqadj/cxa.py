@@ -49,7 +49,7 @@ ruling is reproducible; running out of nodes never creates a 杀 or a 捉.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from itertools import pairwise
 from typing import NamedTuple
 
@@ -648,6 +648,9 @@ class Gain:
     #: The target has a root that cannot take back because another of the side's pieces pins
     #: it or covers the square (假根): a joint chase too (图11, 图28 "车炮联合捉子").
     covered: bool
+    #: ``value`` is a lower bound: the exact search ran out of nodes, and a null-window search
+    #: proved the gain (see :data:`LINE_NODES`).
+    bounded: bool = False
 
     @property
     def joint(self) -> bool:
@@ -673,9 +676,9 @@ class _Prober:
     opponent, after its first reply (where any capture may answer: 各吃各子, 26.5), only
     recaptures or takes what the line exposed.  A capture the opponent could make anyway (one
     that wins on its own in the probed position, :func:`_winning_captures`) is never an answer:
-    it is its own chase, judged on its own moves (P2, CXA.md §5.6).  A gain after which the opponent mates at once
-    does not count (24.3); nor does one the side cannot keep because the opponent then
-    threatens mate in one (a piece that "cannot leave its line", 图7).
+    it is its own chase, judged on its own moves (P2, CXA.md §5.6).  A gain after which the
+    opponent mates at once does not count (24.3); nor does one the side cannot keep because the
+    opponent then threatens mate in one (a piece that "cannot leave its line", 图7).
     """
 
     def __init__(
@@ -714,6 +717,8 @@ class _Prober:
         #: The pairs (the side's piece, the opponent's piece of the same type) found offering
         #: an exchange (兑) rather than chasing.
         self.offers: list[tuple[int, int]] = []
+        #: The first moves whose line's score is a lower bound (the exact search ran out).
+        self.bounded: set[Move] = set()
 
     def _opponent_mates(self) -> bool:
         """The opponent, to move, mates at once."""
@@ -765,6 +770,8 @@ class _Prober:
             line, check = self.line(move, pseudo_first, least - 1)
             if line.score >= least and (captured or line.score < MATE // 2):
                 gain = self._describe((move, *line.moves), line.score, check)
+                if move in self.bounded:
+                    gain = replace(gain, bounded=True)
                 if not self._offered(gain):
                     found.append(gain)
         return found
@@ -829,6 +836,7 @@ class _Prober:
                         line = self._search(
                             tally, 1, alpha, alpha + 1, checks, REPLY_CHECKS, none, moved
                         )
+                        self.bounded.add(move)
                 self.careful = True
         finally:
             self._pruned = frozenset()
@@ -1854,8 +1862,10 @@ def _describe_move(board: Board, label: MoveLabel) -> str:
             if gain.joint:
                 root += ", a joint capture 联合捉"
             line = " ".join(m.iccs() for m in gain.line)
-            even = gain.value == EVEN_TRADE
+            even = gain.value == EVEN_TRADE and not gain.bounded
             won = "takes, in an even trade (各吃各子), the" if even else "wins the"
+            if gain.bounded:
+                won = "wins (at least: the exact search ran out of nodes) the"
             parts.append(f"{won} {victim} ({root}) {_HOW[how]}: {line}")
         text += ": " + "; ".join(parts)
     elif label.note:
