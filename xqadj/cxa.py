@@ -846,6 +846,32 @@ class _Prober:
         self.lines[move] = line
         return line, check
 
+    def wins(self, move: Move) -> bool:
+        """Whether the first move ``move`` (a capture) wins material, every test of the
+        look-ahead applied: a null window only, which is all :func:`_winning_captures` asks.
+        Call :meth:`prepare` first.  A search that runs out of nodes answers no."""
+        board = self.board
+        f, t = move
+        captured = board.squares[t]
+        licensed = board.squares[f] & 7 in (KING, PAWN)
+        self.budget = _Budget(LINE_NODES)
+        board.push(move)
+        try:
+            check = board.is_check()
+            tally = _Tally().after(move, captured, True, True, licensed and not check)
+            checks, none, moved = GAIN_CHECKS - check, frozenset[_Capture](), frozenset((t,))
+            self._pruned = self._counter_set
+            self.careful = False
+            line = self._search(tally, 1, 0, 1, checks, REPLY_CHECKS, none, moved)
+            if line.score > 0 and not self.budget.exhausted:
+                self.careful = True
+                line = self._search(tally, 1, 0, 1, checks, REPLY_CHECKS, none, moved)
+        finally:
+            self.careful = True
+            self._pruned = frozenset()
+            board.pop()
+        return line.score > 0 and not self.budget.exhausted
+
     def _bites(self, line: _Line) -> bool:
         """Whether a mate test would change the end of ``line`` (played from the current
         position): the opponent to move mates at once, or the side to move cannot keep its
@@ -1197,8 +1223,7 @@ def _winning_captures(board: Board) -> frozenset[_Capture]:
         move = Move(origin, target)
         if squares[origin] & 7 == code & 7:
             continue  # an offer to exchange, not a gain
-        line, _check = prober.line(move, alpha=0)
-        if line.score > 0 and not prober.budget.exhausted:
+        if prober.wins(move):
             found.add((origin, target, code))
     result = _MEMO.winning[key] = frozenset(found)
     return result
