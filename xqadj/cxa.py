@@ -909,8 +909,8 @@ class _Prober:
         """The captures among ``firsts`` (of the side to move on the board) that win on their
         own (the victim cannot be recaptured, or is worth more than the capturer) or are offers
         to exchange.  The side's: later in a line they are a separate gain, not part of this one
-        (its own first move).  The opponent's (probed with the turn passed): a capture it could
-        make anyway, its own chase, which the line does not net (P2, CXA.md §5.6)."""
+        (its own first move).  For the opponent (the turn passed) this is the static part of
+        :func:`_winning_captures`: a capture it could make anyway, which no line nets (P2)."""
         board = self.board
         squares = board.squares
         found = set()
