@@ -155,6 +155,18 @@ def test_p2_a_defence_against_the_line_itself_is_still_netted() -> None:
     assert label.label != "捉"
 
 
+def test_p2_the_opponents_own_capture_makes_no_even_trade_chase_for_the_defender() -> None:
+    """P2, the other half (CXA.md §5.6: "netting it must neither cancel a 将军得子 nor turn into
+    an 'even 各吃各子' chase for the defender").  A master game (Liu Dahua, game 325): red's
+    车六平五 chases the elephant on e7 (by checks); black's 将５平４ steps off the e-file.  Black's
+    rook could take the elephant on g4 before and after; netting red's own capture of the
+    elephant on e7 made it an even 各吃各子 after the king move (and a loss before it, while
+    that capture came with check), so a "new" chase.  Red's capture is red's chase, not an
+    answer: the black king's move is 闲.  (Before issue 12: 捉.)"""
+    label = label_after("4k4/9/4b4/9/9/r5B2/9/3R5/6p2/4KA3 w", "d2e2 e9d9")
+    assert label.label == "闲"
+
+
 # -- P3: floating pawn value ---------------------------------------------------------------------
 
 
