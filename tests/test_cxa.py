@@ -598,7 +598,9 @@ def test_property_classification_leaves_the_board_alone(data: st.DataObject) -> 
         return
     move = moves[data.draw(st.integers(0, len(moves) - 1), label="move")]
     fen, key = board.fen(), board.zobrist_hash()
-    label = cxa.classify_move(board, move)
+    stack, count = board.move_stack[:], board.repetition_count()
+    label = cxa.classify_move(board, move)  # looks back at the preceding move (P1): pop, push
     assert label.label in "将杀捉兑献拦跟闲"
     assert (label.label == "捉") == bool(label.gains)
     assert board.fen() == fen and board.zobrist_hash() == key
+    assert board.move_stack == stack and board.repetition_count() == count
