@@ -18,9 +18,14 @@ graded by the heaviest reading, 从重: 将 > 杀 > 捉 > 兑/献 > 闲):
   capture, a series of checks from the next move on, or at the end of a full exchange, without
   being mated at once.  The look-ahead (:class:`_Prober`) is a bounded alpha-beta search of
   captures and checks with real legal moves, both sides free to stop; material (2011 25.3): 车
-  2, 马 = 炮 = 过河兵 1, 士 = 象 a small unit, pawns traded against pieces even (浮动).  The
-  licence of king and pawns (26.1) discounts what they win by themselves; a capture of a piece
-  of the same type that may take back first is an offer (兑, 24.4), no chase.
+  2, 马 = 炮 = 过河兵 1, 士 = 象 a small unit.  The licence of king and pawns (26.1) discounts
+  what they win by themselves; a capture of a piece of the same type that may take back first
+  is an offer (兑, 24.4), no chase.  Three principles of CXA.md §5.6 shape it: **P1** a move
+  that parries the attack of the opponent's preceding move creates no 捉 from a capture it
+  neither makes, joins nor uncovers (:func:`_parry_gains`); **P2** a line ends when its
+  material is won, and a capture the opponent could make anyway is no answer to it
+  (:func:`_winning_captures`); **P3** pawns traded against pieces are even in every exchange
+  the line counts (:meth:`_Tally.score`).
 * else **闲** (24.8), reported as 兑 or 献 (24.4, 24.5) where that is clear.
 
 The ruling (:func:`decide`; §3.4, 2011 第26条 棋例总则, 2020 24.9–24.14, 26.9): a side whose
@@ -44,7 +49,7 @@ ruling is reproducible; running out of nodes never creates a 杀 or a 捉.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from itertools import pairwise
 from typing import NamedTuple
 
@@ -92,8 +97,10 @@ REPLY_CHECKS = 2
 #: The longest line (plies) of the material look-ahead (checks, captures and replies).
 MAX_PLIES = 8
 #: Node budget of the look-ahead after one first move, and of one mate search.  A line whose
-#: search runs out of nodes is no gain after the move (never a chase by exhaustion), and stands
-#: as searched before it (never a new chase by exhaustion either).
+#: search runs out of nodes is no gain after the move (never a chase by exhaustion), unless its
+#: null-window search had shown a gain: that gain is proved again, with the mate tests, on a
+#: budget of its own and kept as a lower bound (a real gain is not lost either).  Before the
+#: move a line stands as searched (never a new chase by exhaustion).
 LINE_NODES = 250
 MATE_NODES = 400
 
@@ -211,18 +218,24 @@ class _Tally(NamedTuple):
         return self._replace(licensed=False).score()
 
     def score(self) -> int:
-        """The net value (a crossed pawn is a strong unit).  In an exchange, pawns traded against
-        pieces are even either way (2011 25.3: "过河兵(卒)价值浮动，一兵换取数子或一子换取数兵
-        均不算得子"; 参考图31: a pawn exchanged for an elephant is no gain).  An even line in
-        which the opponent took something other than the side's capturing pieces (各吃各子)
-        scores :data:`EVEN_TRADE`: it counts as a gain (26.5 "完整互吃后价值相当或得子者，
-        按捉")."""
+        """The net value (a crossed pawn is a strong unit).
+
+        P3 (CXA.md §5.6): in every exchange the line counts, pawns traded against pieces are
+        even either way (2011 25.3: "过河兵(卒)价值浮动，一兵换取数子或一子换取数兵均不算得子";
+        参考图31: a pawn exchanged for an elephant is no gain; 图24 "送兵换马…判闲"), whether the
+        opponent took back a capturing piece or a piece that a capture abandoned or unmasked
+        (做根子, 被牵子: 26.5).  The opponent's captures that P2 leaves out of the line never
+        reach the tally.  An even line in which the opponent took something other than the
+        side's capturing pieces (各吃各子), piece for piece, scores :data:`EVEN_TRADE`: it
+        counts as a gain (26.5 "完整互吃后价值相当或得子者，按捉"); a pawn floating against a
+        piece is no such trade ("不算得子")."""
         pieces, pawns = self.pieces, self.pawns
         net = pieces + STRONG * pawns
-        if self.recaptured and (
+        floated = (self.recaptured or self.counter) and (
             (pawns > 0 > pieces and -pieces <= STRONG * pawns)
             or (pawns < 0 < pieces <= -STRONG * pawns)
-        ):
+        )
+        if floated:
             net = 0  # a pawn floats up to a knight or a cannon, and down to an advisor
         if net == 0 and self.counter and pieces % STRONG == 0:
             return EVEN_TRADE  # equal value: no advisor or elephant in the balance
@@ -256,6 +269,12 @@ class _Memo:
         self.mated: dict[int, int] = {}
         self.unmated: dict[int, int] = {}
         self.ordered: dict[int, list[Move]] = {}
+        #: The captures that win on their own, by position (:func:`_winning_captures`).
+        self.winning: dict[tuple[int, tuple[int, ...]], frozenset[_Capture]] = {}
+        #: Move labels before P1's parry test (:func:`_classify_position`).
+        self.labels: dict[
+            tuple[int, Move, tuple[int, ...]], tuple[MoveLabel, list[tuple[int, int]]]
+        ] = {}
 
     def clear(self) -> None:
         for table in (
@@ -267,6 +286,8 @@ class _Memo:
             self.mated,
             self.unmated,
             self.ordered,
+            self.winning,
+            self.labels,
         ):
             table.clear()
 
@@ -275,6 +296,21 @@ class _Memo:
 
 
 _MEMO = _Memo()
+
+
+def _options() -> tuple[int, ...]:
+    """The module's options, part of the key of memoised results that depend on them."""
+    return (
+        MATE_CHECKS,
+        GAIN_CHECKS,
+        EXCHANGE_MATE_CHECKS,
+        REPLY_CHECKS,
+        MAX_PLIES,
+        LINE_NODES,
+        MATE_NODES,
+    )
+
+
 #: The memo is emptied when it grows past this many entries.
 _MEMO_LIMIT = 200_000
 
@@ -612,6 +648,9 @@ class Gain:
     #: The target has a root that cannot take back because another of the side's pieces pins
     #: it or covers the square (假根): a joint chase too (图11, 图28 "车炮联合捉子").
     covered: bool
+    #: ``value`` is a lower bound: the exact search ran out of nodes, and a null-window search
+    #: proved the gain (see :data:`LINE_NODES`).
+    bounded: bool = False
 
     @property
     def joint(self) -> bool:
@@ -635,13 +674,28 @@ class _Prober:
     with any legal move.  To keep a line about one gain, later captures must be new: the side
     does not cash a standing winning capture of its own in the middle of a line, and the
     opponent, after its first reply (where any capture may answer: 各吃各子, 26.5), only
-    recaptures or takes what the line exposed.  A gain after which the opponent mates at once
-    does not count (24.3); nor does one the side cannot keep because the opponent then
-    threatens mate in one (a piece that "cannot leave its line", 图7).
+    recaptures or takes what the line exposed.  A capture the opponent could make anyway (one
+    that wins on its own in the probed position, :func:`_winning_captures`) is never an answer:
+    it is its own chase, judged on its own moves (P2, CXA.md §5.6).  A gain after which the
+    opponent mates at once does not count (24.3); nor does one the side cannot keep because the
+    opponent then threatens mate in one (a piece that "cannot leave its line", 图7).
     """
 
-    def __init__(self, board: Board, moved: int = -1, strict: bool = False) -> None:
+    def __init__(
+        self,
+        board: Board,
+        moved: int = -1,
+        strict: bool = False,
+        counters: bool = True,
+        lasting: frozenset[_Capture] | None = None,
+    ) -> None:
         self.board = board
+        #: Whether to find the opponent's independent captures (P2); off for the probe that
+        #: finds them.
+        self.counters = counters
+        #: When set, only the opponent's independent captures among these are left out of
+        #: the lines (see :func:`classify_move`: those the move does not parry).
+        self.lasting = lasting
         #: The square of the piece that just moved (its help in a gain makes it joint).
         self.moved = moved
         #: Lines whose search runs out of nodes are dropped (the position after the move).
@@ -650,6 +704,12 @@ class _Prober:
         self.budget = _Budget(LINE_NODES)
         self._threat_memo: dict[int, bool] = {}
         self._independent_set: frozenset[_Capture] = frozenset()
+        #: The opponent's captures that win on their own in the probed position: its own
+        #: chases, not answers to the side's line (P2, CXA.md §5.6).
+        self._counter_set: frozenset[_Capture] = frozenset()
+        #: The opponent's captures left out of the line being searched (P2); none outside
+        #: :meth:`line`.
+        self._pruned: frozenset[_Capture] = frozenset()
         #: The best line after each first move tried, gain or not.
         self.lines: dict[Move, _Line] = {}
         #: Whether the leaves test for mate (see :meth:`line`).
@@ -657,6 +717,8 @@ class _Prober:
         #: The pairs (the side's piece, the opponent's piece of the same type) found offering
         #: an exchange (兑) rather than chasing.
         self.offers: list[tuple[int, int]] = []
+        #: The first moves whose line's score is a lower bound (the exact search ran out).
+        self.bounded: set[Move] = set()
 
     def _opponent_mates(self) -> bool:
         """The opponent, to move, mates at once."""
@@ -708,6 +770,8 @@ class _Prober:
             line, check = self.line(move, pseudo_first, least - 1)
             if line.score >= least and (captured or line.score < MATE // 2):
                 gain = self._describe((move, *line.moves), line.score, check)
+                if move in self.bounded:
+                    gain = replace(gain, bounded=True)
                 if not self._offered(gain):
                     found.append(gain)
         return found
@@ -720,6 +784,11 @@ class _Prober:
         if GAIN_CHECKS and not pseudo_first:
             firsts += [m for m in _checks(board) if m not in firsts]
         self._independent_set = self._independent(firsts)
+        if self.counters:
+            with board.passed_turn():
+                self._counter_set = _winning_captures(board)
+            if self.lasting is not None:
+                self._counter_set &= self.lasting
         return firsts
 
     def line(
@@ -744,9 +813,11 @@ class _Prober:
                 # The mate tests of the leaves are costly: search without them, and again with
                 # them only when the line found ends where one of them would bite.
                 checks, none, moved = GAIN_CHECKS - check, frozenset[_Capture](), frozenset((t,))
+                # P2: the opponent's independent captures are no answer to this line.
+                self._pruned = self._counter_set
                 self.careful = False
                 line = self._search(tally, 1, alpha, alpha + 1, checks, REPLY_CHECKS, none, moved)
-                if line.score > alpha:
+                if line.score > alpha and not self.budget.exhausted:
                     line = self._search(
                         tally, 1, alpha, MATE + 1, checks, REPLY_CHECKS, none, moved
                     )
@@ -755,13 +826,51 @@ class _Prober:
                         line = self._search(
                             tally, 1, alpha, MATE + 1, checks, REPLY_CHECKS, none, moved
                         )
+                    if self.strict and self.budget.exhausted:
+                        # The null window showed a gain above ``alpha`` that the exact search
+                        # ran out of nodes on: prove it with the mate tests, on a budget of its
+                        # own, and keep that lower bound rather than lose a real gain (a lower
+                        # bound after the move never makes a chase that is not there).
+                        self.careful = True
+                        self.budget = _Budget(LINE_NODES)
+                        line = self._search(
+                            tally, 1, alpha, alpha + 1, checks, REPLY_CHECKS, none, moved
+                        )
+                        self.bounded.add(move)
                 self.careful = True
         finally:
+            self._pruned = frozenset()
             board.pop()
         if self.strict and self.budget.exhausted:
             line = _Line(-MATE, ())
         self.lines[move] = line
         return line, check
+
+    def wins(self, move: Move) -> bool:
+        """Whether the first move ``move`` (a capture) wins material, every test of the
+        look-ahead applied: a null window only, which is all :func:`_winning_captures` asks.
+        Call :meth:`prepare` first.  A search that runs out of nodes answers no."""
+        board = self.board
+        f, t = move
+        captured = board.squares[t]
+        licensed = board.squares[f] & 7 in (KING, PAWN)
+        self.budget = _Budget(LINE_NODES)
+        board.push(move)
+        try:
+            check = board.is_check()
+            tally = _Tally().after(move, captured, True, True, licensed and not check)
+            checks, none, moved = GAIN_CHECKS - check, frozenset[_Capture](), frozenset((t,))
+            self._pruned = self._counter_set
+            self.careful = False
+            line = self._search(tally, 1, 0, 1, checks, REPLY_CHECKS, none, moved)
+            if line.score > 0 and not self.budget.exhausted:
+                self.careful = True
+                line = self._search(tally, 1, 0, 1, checks, REPLY_CHECKS, none, moved)
+        finally:
+            self.careful = True
+            self._pruned = frozenset()
+            board.pop()
+        return line.score > 0 and not self.budget.exhausted
 
     def _bites(self, line: _Line) -> bool:
         """Whether a mate test would change the end of ``line`` (played from the current
@@ -797,9 +906,11 @@ class _Prober:
         return False
 
     def _independent(self, firsts: list[Move]) -> frozenset[_Capture]:
-        """The side's captures that win on their own in the probed position (the victim cannot
-        be recaptured, or is worth more than the capturer) or are offers to exchange: later in a
-        line they are a separate gain, not part of this one (its own first move)."""
+        """The captures among ``firsts`` (of the side to move on the board) that win on their
+        own (the victim cannot be recaptured, or is worth more than the capturer) or are offers
+        to exchange.  The side's: later in a line they are a separate gain, not part of this one
+        (its own first move).  For the opponent (the turn passed) this is the static part of
+        :func:`_winning_captures`: a capture it could make anyway, which no line nets (P2)."""
         board = self.board
         squares = board.squares
         found = set()
@@ -919,7 +1030,12 @@ class _Prober:
             if maximizing:
                 standing = self._independent_set
             else:
-                standing = previous
+                # P2 (CXA.md §5.6): the line ends when its material is won.  The opponent
+                # answers it: at its first turn by any capture (各吃各子, 26.5) but one it
+                # could make anyway (its own chase, not netted against this one: neither
+                # against a 将军得子 nor as an "even 各吃各子"), later only by captures the
+                # line made possible.  Captures of a piece that moved in the line always count.
+                standing = previous | self._pruned
                 mine = _attack_set(board, mover)
             moves = _captures(board, standing=standing, moved=moved)
             if checks_left > 0:
@@ -929,9 +1045,9 @@ class _Prober:
                     for m in _checks(board)
                     if m not in moves
                     and not (
-                        maximizing
-                        and m.to_square not in moved
-                        and (m.from_square, m.to_square, squares[m.to_square]) in standing
+                        m.to_square not in moved
+                        and (m.from_square, m.to_square, squares[m.to_square])
+                        in (standing if maximizing else self._pruned)
                     )
                 ]
         for move in moves:
@@ -973,8 +1089,13 @@ class _Prober:
 
     def _describe(self, line: tuple[Move, ...], score: int, check: bool) -> Gain:
         """Replay ``line`` to name the victim (the first piece the side takes) and the target
-        (the most valuable one it takes, other than a piece that had just taken), the pieces
-        that take part in winning the target, and how it is won.
+        (the most valuable one it takes that stood in the probed position), the pieces that
+        take part in winning the target, and how it is won.
+
+        The target is what the line wins, the piece the chase is "of" (26.9): not a piece the
+        opponent moved in the line, a capturer taken back or a piece thrown in at its end (an
+        interposition the side takes, a rook offered to the king), unless the side takes no
+        other.
 
         The pieces that take part are those that capture on the target's square, and the
         piece that just moved (:attr:`moved`) when it acts in the line: it captures, checks,
@@ -986,9 +1107,10 @@ class _Prober:
         enemy_king = board.king_squares[1 - side]
         moved = self.moved
         origin_of: dict[int, int] = {}  # current square -> square in the probed position
-        # The side's captures: (index, origin, square, captured code, a recapture).
+        # The side's captures: (index, origin, square, captured code, of a piece the
+        # opponent moved in the line).
         captures: list[tuple[int, int, int, int, bool]] = []
-        repliers: set[int] = set()  # where the opponent's pieces that took stand
+        thrown: set[int] = set()  # where the opponent's pieces that moved in the line stand
         active: set[int] = set()  # indices of captures at which the moved piece acted
         acted = False
         recaptured = False
@@ -1004,8 +1126,9 @@ class _Prober:
                 if not mine:
                     origin_of.pop(t, None)
                 if captured and mine:
-                    # A piece that has just taken in the line is taken back, not chased.
-                    captures.append((index, origin, t, captured, t in repliers))
+                    # A piece that has moved in the line (taken, or been thrown in) is not
+                    # what the chase is of.
+                    captures.append((index, origin, t, captured, t in thrown))
                     rooted[index] = (self._recapturable(move), self._nominal_root(move))
                     where = next((sq for sq, o in origin_of.items() if o == moved), moved)
                     if origin == moved or acted or where in board.attackers(t, side):
@@ -1013,9 +1136,8 @@ class _Prober:
                 elif captured:
                     recaptured = True
                 if not mine:
-                    repliers.discard(f)
-                    if captured:
-                        repliers.add(t)
+                    thrown.discard(f)
+                    thrown.add(t)
                 board.push(move)
                 pushed += 1
                 if mine:
@@ -1077,6 +1199,36 @@ class _Prober:
             board.pop()
 
 
+def _winning_captures(board: Board) -> frozenset[_Capture]:
+    """The captures of the side to move that win material on their own (memoised): the
+    victim cannot be taken back or is worth more than the capturer (:meth:`_Prober._independent`),
+    and the look-ahead after the capture, every answer of the other side searched (its
+    tactical roots: a check that wins the capturer back, a mate), still comes out ahead.
+
+    These are the side's own chases.  When the other side is probed, they are no answer to its
+    lines (P2, CXA.md §5.6: "a capture the opponent could make anyway … is its own chase, judged
+    on its own moves"); a capture that only a tactical root keeps from paying is an answer
+    (参考图28: the rook that is the knight's root by its checks, "做根子").
+    """
+    key = board.zobrist_hash(), _options()
+    known = _MEMO.winning.get(key)
+    if known is not None:
+        return known
+    prober = _Prober(board, counters=False)
+    firsts = prober.prepare()
+    candidates = prober._independent([m for m in firsts if board.squares[m.to_square]])
+    squares = board.squares
+    found = set()
+    for origin, target, code in candidates:
+        move = Move(origin, target)
+        if squares[origin] & 7 == code & 7:
+            continue  # an offer to exchange, not a gain
+        if prober.wins(move):
+            found.add((origin, target, code))
+    result = _MEMO.winning[key] = frozenset(found)
+    return result
+
+
 def gains_of(board: Board, pseudo_first: bool = False) -> list[Gain]:
     """What the side to move could win (24.3), one entry per winning first move."""
     return _Prober(board).gains(pseudo_first)
@@ -1106,16 +1258,25 @@ def _new_gains(before: list[Gain], after: list[Gain]) -> list[Gain]:
 
 @dataclass
 class _Classifier:
-    """Classifies moves, memoised per (position hash, move) for the length of one ruling."""
+    """Classifies moves, memoised per (position hash, move, the move before and the position
+    it was made from) for the length of one ruling: a move's label depends on the opponent's
+    preceding move (P1, :func:`classify_move`)."""
 
-    memo: dict[tuple[int, Move], MoveLabel] = field(default_factory=dict)
+    memo: dict[tuple[int, Move, tuple[int, Move] | None], MoveLabel] = field(default_factory=dict)
 
     def classify(self, board: Board, move: Move) -> MoveLabel:
-        key = (board.zobrist_hash(), move)
+        key = (board.zobrist_hash(), move, _preceding(board))
         known = self.memo.get(key)
         if known is None:
             known = self.memo[key] = classify_move(board, move)
         return known
+
+
+def _preceding(board: Board) -> tuple[int, Move] | None:
+    """The opponent's preceding move and the hash of the position it was made from."""
+    if not board.move_stack:
+        return None
+    return board._undo[-1].hash_before, board.move_stack[-1]
 
 
 def classify_move(board: Board, move: Move) -> MoveLabel:
@@ -1124,22 +1285,52 @@ def classify_move(board: Board, move: Move) -> MoveLabel:
     将 (24.1) if it checks; 闲 if it is a king move answering a check (26.1.3); 杀 (24.2) if it
     makes a mate threat that was not there before (for a move answering a check, one that the
     check did not stop: 26.1.4); 捉 (24.3) if it makes a material gain possible that was not
-    (:func:`_new_gains`; 从捉到捉 = 闲, 2007 细则5), unless the gain only stands because the
-    moved piece stepped out of capture without taking part in it (参考图37), or the only gains
-    are of 士/象 by the lone attacker of the side holding for a draw (26.2); else 闲, told apart
-    as 兑 or 献 where that is clear (24.4, 24.5, 24.8).
+    (:func:`_new_gains`; 从捉到捉 = 闲, 2007 细则5), unless the only gains are of 士/象 by the
+    lone attacker of the side holding for a draw (26.2), or the move parries the attack of the
+    opponent's preceding move and takes no part in them (P1, :func:`_parry_gains`); else 闲,
+    told apart as 兑 or 献 where that is clear (24.4, 24.5, 24.8).
+
+    The label depends on the board's last move (the opponent's preceding move, P1); with an
+    empty move stack there is none, and only a check in the position counts as an attack.
     """
+    label, offers = _classify_position(board, move)
+    if label.label != CHASE:
+        return label
+    kept = _parry_gains(board, move, label.gains)
+    if len(kept) == len(label.gains):
+        return label
+    if kept:
+        return label._replace(gains=kept)
+    idle = _idle(board, move, offers)
+    return idle._replace(note=idle.note or _PARRY_NOTE)
+
+
+_PARRY_NOTE = "parries the opponent's attack and takes no part in the capture it lets pay (P1)"
+
+
+def _classify_position(board: Board, move: Move) -> tuple[MoveLabel, list[tuple[int, int]]]:
+    """:func:`classify_move` before P1's parry test: a fact about the position and the move
+    (memoised), with the offers to exchange the look-ahead found (for :func:`_idle`)."""
+    key = (board.zobrist_hash(), move, _options())
+    known = _MEMO.labels.get(key)
+    if known is None:
+        known = _MEMO.labels[key] = _classify_raw(board, move)
+    return known
+
+
+def _classify_raw(board: Board, move: Move) -> tuple[MoveLabel, list[tuple[int, int]]]:
+    """See :func:`_classify_position`."""
     evading = board.is_check()
     moved_type = board.squares[move.from_square] & 7
     board.push(move)
     try:
         if board.is_check():
-            return MoveLabel(move, CHECK)
+            return MoveLabel(move, CHECK), []
     finally:
         board.pop()
     if evading and moved_type == KING:
         # 26.1.3: a king move that answers a check is idle, whatever it threatens.
-        return MoveLabel(move, IDLE, note="the king answers a check (26.1.3)")
+        return MoveLabel(move, IDLE, note="the king answers a check (26.1.3)"), []
     board.push(move)
     try:
         with board.passed_turn():
@@ -1150,7 +1341,7 @@ def classify_move(board: Board, move: Move) -> MoveLabel:
         # 26.1.4: a check-answering move's mate threat counts when the check had stopped it;
         # otherwise the threat must be new.  (Had the side a mate before the move, it would
         # have played it rather than repeat: a search out of nodes before counts as no mate.)
-        return MoveLabel(move, KILL)
+        return MoveLabel(move, KILL), []
     board.push(move)
     try:
         with board.passed_turn():
@@ -1159,22 +1350,14 @@ def classify_move(board: Board, move: Move) -> MoveLabel:
     finally:
         board.pop()
     if not after:
-        return _idle(board, move, probe.offers)
+        return _idle(board, move, probe.offers), probe.offers
     # Before the move: with the side in check, its threats as they stood before it answered
     # (26.1.4); otherwise as they stand.
-    prober = _Prober(board)
+    # The opponent's independent captures are left out of both probes (P2), except, before the
+    # move, those the move does away with: they are what a parry parries (P1).
+    prober = _Prober(board, lasting=probe._counter_set)
     before = prober.gains(pseudo_first=evading)
     new = _new_gains(before, after)
-    if new and _threatened(board, move.from_square):
-        # A piece that steps out of capture (避吃) and so makes a standing attack pay, without
-        # taking part in it, chases nothing: the attack was there, only the opponent's answer
-        # (taking the piece) is gone (参考图37 "黑避吃促成得子，但没有加强进攻子力，判闲").
-        board.push(move)
-        try:
-            with board.passed_turn():
-                new = [g for g in new if not _escape(board, prober.lines, g, move)]
-        finally:
-            board.pop()
     if new and _ATTACK_VALUE[moved_type] and _lone_defender_moved(board, move):
         # 26.2: the lone attacker of a side holding for a draw, winning an advisor or an
         # elephant in passing, is idle; a gain of anything more is still a chase.  The gain is
@@ -1187,11 +1370,11 @@ def classify_move(board: Board, move: Move) -> MoveLabel:
         ]
         if not others:
             label = _idle(board, move, probe.offers)
-            return label._replace(note=label.note or _LONE_DEFENDER_NOTE)
+            return label._replace(note=label.note or _LONE_DEFENDER_NOTE), probe.offers
         new = others
     if new:
-        return MoveLabel(move, CHASE, tuple(new))
-    return _idle(board, move, probe.offers)
+        return MoveLabel(move, CHASE, tuple(new)), probe.offers
+    return _idle(board, move, probe.offers), probe.offers
 
 
 _LONE_DEFENDER_NOTE = "the lone attacker of the side holding for a draw attacks 士/象 (26.2)"
@@ -1347,52 +1530,118 @@ def _takes_safely(board: Board, capture: Move) -> bool:
         board.pop()
 
 
-def _threatened(board: Board, sq: int) -> bool:
-    """Whether the opponent of the side to move could win the piece on ``sq`` by taking it: the
-    taker is worth less, or the piece has no legal recapture (a cheap static exchange test)."""
-    code = board.squares[sq]
-    value = piece_value(code, sq)
-    if not value:
-        return False
-    with board.passed_turn():
-        for origin in board.attackers(sq, board.turn):
-            capture = Move(origin, sq)
-            if not board.is_legal(capture):
-                continue
-            if _BASE_VALUE[board.squares[origin] & 7] < value:
-                return True
-            board.push(capture)
-            try:
-                if not any(m.to_square == sq for m in _captures(board)):
-                    return True
-            finally:
-                board.pop()
-    return False
+def _parry_gains(board: Board, move: Move, gains: tuple[Gain, ...]) -> tuple[Gain, ...]:
+    """P1 (CXA.md §5.6, 因果关系): the gains of the 捉 ``move`` that it causes.
+
+    When the opponent's preceding move attacked (将, 杀 or 捉: :func:`_preceding_attack`) and
+    ``move`` parries that attack (:func:`_parries`), the move is defence: a capture that now
+    pays only because the opponent's counter-chance is gone stood before it, and creates no 捉
+    unless the moved piece takes part in it (:func:`_takes_part`: it makes, joins or uncovers
+    the capture, pins or covers a root, keeps an enemy piece on its line).  参考图37 炮９退１
+    steps out of the rook's chase, and its other cannon's capture of the knight now pays: 闲;
+    图11 炮八平九 steps out of the rook's chase and still pins the elephant's root: 捉.
+
+    When the preceding move did not attack, every new gain counts: a move that takes away the
+    opponent's defence of a capture (a root, a counter-capture, a mate) is 断根, a 捉 (参考图28
+    退士断根捉马, 参考图20 车３退８ after the king answered a check, 26.1.3).  A move of the king
+    or of a pawn is not judged by this test: what other pieces gain by it is a 捉 (26.1.1;
+    图16 将６退１ "避抽后…判捉").
+    """
+    if board.squares[move.from_square] & 7 in (KING, PAWN):
+        return gains
+    attack = _preceding_attack(board)
+    if attack is None or not _parries(board, move, attack):
+        return gains
+    return tuple(g for g in gains if _takes_part(board, move, g))
 
 
-def _escape(board: Board, before: dict[Move, _Line], gain: Gain, move: Move) -> bool:
-    """Whether ``gain`` (found on ``board``, after ``move``) exists only because ``move`` took
-    its piece out of capture: before the move the same first move was answered by taking that
-    piece, and the piece takes no part in the gain (the gain stands without it)."""
-    line = before.get(gain.line[0])
-    if line is None or any(m.from_square == move.to_square for m in gain.line[::2]):
-        return False
-    if not any(m.to_square == move.from_square for m in line.moves[::2]):
-        return False
-    code = board.squares[move.to_square]
-    if code & 7 == KING:
-        return False
-    first = gain.line[0]
-    with board.without_piece(move.to_square):
-        if not board.is_legal(first):
-            return False
-        prober = _Prober(board, strict=True)
+def _preceding_attack(board: Board) -> MoveLabel | None:
+    """The opponent's preceding move, labelled, when it attacked (将, 杀 or 捉); a check on
+    the board counts as one even with no move before it.  Its label is taken before its own
+    parry test (:func:`_classify_position`), which keeps the look-back one move deep."""
+    if board.is_check():
+        return MoveLabel(board.move_stack[-1] if board.move_stack else Move(0, 0), CHECK)
+    if not board.move_stack:
+        return None
+    previous = board.pop()
+    try:
+        label, _offers = _classify_position(board, previous)
+    finally:
+        board.push(previous)
+    return label if label.label in (KILL, CHASE) else None
+
+
+def _parries(board: Board, move: Move, attack: MoveLabel) -> bool:
+    """Whether ``move`` parries ``attack``, the opponent's preceding move: it answers the
+    check; it stops the mate threat; or one of the pieces the chase would win steps away or can
+    no longer be won as the chase won it (the battery is defused)."""
+    if attack.label == CHECK:
+        return True
+    board.push(move)
+    try:
+        if attack.label == KILL:
+            return threatens_mate(board) is not True
+        prober = _Prober(board, counters=False)
         prober.prepare()
-        attacker, victim = board.squares[first.from_square], board.squares[first.to_square]
-        if victim and victim & 7 == attacker & 7 and prober._exchange(first):
-            return False  # without the piece it would be an offer to exchange (参考图50)
-        without, _check = prober.line(first, alpha=gain.value - 1)
-    return without.score >= gain.value
+        for gain in attack.gains:
+            first = gain.line[0]
+            if move.from_square in (gain.victim, first.to_square):
+                return True  # the threatened piece steps away
+            if not board.is_legal(first):
+                return True
+            line, _check = prober.line(first, alpha=gain.value - 1)
+            if line.score < gain.value:
+                return True
+        return False
+    finally:
+        board.pop()
+
+
+def _takes_part(board: Board, move: Move, gain: Gain) -> bool:
+    """Whether the piece that ``move`` moved takes part in ``gain`` (found after the move, with
+    the opponent passing; P1): it moves in the line (makes a capture or a check of it), is one
+    of the pieces that win the target (joins), made the line's first move possible (uncovers
+    it, or became its screen), or the gain shrinks without it on the board (it pins or covers a
+    root, or keeps an enemy piece from leaving its line).  Otherwise the capture stood before
+    the move, and the move only took away the opponent's counter-chance."""
+    where = move.to_square
+    for index, step in enumerate(gain.line):
+        if where < 0:
+            break
+        if index % 2 == 0 and step.from_square == where:
+            return True  # it makes a capture or a check of the line
+        if index % 2 == 1 and step.to_square == where:
+            where = -1  # taken
+    if move.to_square in gain.capturers or move.to_square in gain.helpers:
+        return True
+    first = gain.line[0]
+    if first.from_square in move or first.to_square in move:
+        return True
+    squares = board.squares
+    pseudo = board.is_check()
+    board.push(move)
+    try:
+        victim = board.squares[first.to_square]
+    finally:
+        board.pop()
+    if squares[first.to_square] != victim:
+        return True
+    if not (board.is_pseudo_legal(first) if pseudo else board.is_legal(first)):
+        return True  # the move uncovered the line's first move, or gave it its screen
+    board.push(move)
+    try:
+        with board.passed_turn(), board.without_piece(move.to_square):
+            if not board.is_legal(first):
+                return True
+            prober = _Prober(board, strict=True)
+            prober.prepare()
+            attacker = board.squares[first.from_square]
+            if victim and victim & 7 == attacker & 7 and prober._exchange(first):
+                return True  # without the piece it would be an offer to exchange (参考图50)
+            without, _check = prober.line(first, alpha=gain.value - 1)
+            return without.score < gain.value
+    finally:
+        board.pop()
 
 
 # -- the ruling (§3.4) -----------------------------------------------------------------------
@@ -1638,8 +1887,10 @@ def _describe_move(board: Board, label: MoveLabel) -> str:
             if gain.joint:
                 root += ", a joint capture 联合捉"
             line = " ".join(m.iccs() for m in gain.line)
-            even = gain.value == EVEN_TRADE
+            even = gain.value == EVEN_TRADE and not gain.bounded
             won = "takes, in an even trade (各吃各子), the" if even else "wins the"
+            if gain.bounded:
+                won = "wins (at least: the exact search ran out of nodes) the"
             parts.append(f"{won} {victim} ({root}) {_HOW[how]}: {line}")
         text += ": " + "; ".join(parts)
     elif label.note:
