@@ -102,9 +102,11 @@ def wait_for_games(pgn: Path, count: int, process: subprocess.Popen[str]) -> Non
     raise AssertionError(f"{pgn} never had {count} games")
 
 
-@pytest.mark.parametrize("target", ["xqadj", "process group"])
+@pytest.mark.parametrize(
+    "target, concurrency", [("xqadj", "1"), ("process group", "1"), ("process group", "3")]
+)
 def test_ctrl_c_stops_the_match_and_keeps_the_finished_games(
-    tmp_path: Path, pids: Path, target: str
+    tmp_path: Path, pids: Path, target: str, concurrency: str
 ) -> None:
     pgn = tmp_path / "m.pgn"
     process = subprocess.Popen(
@@ -115,6 +117,8 @@ def test_ctrl_c_stops_the_match_and_keeps_the_finished_games(
             *fake("B", pids, "--think", "0.2"),
             "--games",
             "20",
+            "--concurrency",
+            concurrency,
             "--max-plies",
             "6",
             "--pgn",

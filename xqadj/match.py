@@ -404,6 +404,7 @@ class Match:
         self._pgn: TextIO | None = None
         self._first_round = 1
         self._ignoring_sigint: signal.Handlers | Callable[..., object] | int | None = None
+        self._ignoring_sigterm: signal.Handlers | Callable[..., object] | int | None = None
 
     def stop(self) -> None:
         """Stop the match: start no more games and kill every engine (a game in progress ends
@@ -415,9 +416,11 @@ class Match:
     def _interrupted(self, result: MatchResult, interrupt: KeyboardInterrupt) -> None:
         result.stopped = "interrupted"
         result.signal = getattr(interrupt, "signum", signal.SIGINT)
-        # A second Ctrl-C must not cut the clean-up short (and leave engines running).
+        # A second Ctrl-C (or a SIGTERM) must not cut the clean-up short and leave engines
+        # running; the clean-up is bounded (every engine is killed, not asked to quit).
         if threading.current_thread() is threading.main_thread():
             self._ignoring_sigint = signal.signal(signal.SIGINT, signal.SIG_IGN)
+            self._ignoring_sigterm = signal.signal(signal.SIGTERM, signal.SIG_IGN)
 
     def _start_engines(self, pairs: int) -> Iterator[tuple[EngineSlot, EngineSlot]]:
         config = self.config
@@ -466,11 +469,15 @@ class Match:
             self._interrupted(result, interrupt)
         finally:
             for slot in self._slots:
-                slot.close()
+                if result.stopped:
+                    slot.kill()
+                else:
+                    slot.close()
             if self._pgn is not None:
                 self._pgn.close()
             if self._ignoring_sigint is not None:
                 signal.signal(signal.SIGINT, self._ignoring_sigint)
+                signal.signal(signal.SIGTERM, self._ignoring_sigterm)
         result.records = [r for r in records if r is not None]
         return result
 
