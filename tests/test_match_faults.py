@@ -374,6 +374,8 @@ def test_engine_is_restarted_after_an_illegal_move(tmp_path: Path, pids: Path) -
 
 def test_pgn_is_appended_to_and_rounds_go_on(tmp_path: Path, pids: Path) -> None:
     pgn = tmp_path / "m.pgn"
+    # A game of the user's own, without the blank line after it.
+    pgn.write_text('[Game "Chinese Chess"]\n[Event "mine"]\n[Round "1"]\n\n1. h2e2 *')
     for _ in range(2):
         run = run_match(
             "--engine",
@@ -389,7 +391,8 @@ def test_pgn_is_appended_to_and_rounds_go_on(tmp_path: Path, pids: Path) -> None
         )
         assert run.returncode == 0, run.stderr
     games = pgn_games(pgn)
-    assert [g["Round"] for g in games] == ["1", "2", "3", "4"]
+    assert [g["Round"] for g in games] == ["1", "2", "3", "4", "5"]
+    assert games[0]["Event"] == "mine" and games[0]["movetext"].strip() == "1. h2e2 *"
     assert_no_engine_left(pids)
 
 

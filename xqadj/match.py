@@ -189,6 +189,19 @@ def count_pgn_games(path: Path) -> int:
     return len(re.findall(r"^\s*\[Event\s", text, re.M))
 
 
+def _pgn_separator(path: Path) -> str:
+    """What to write before appending a game to ``path``: the blank line that ends the last
+    game, when the file's own last game lacks it."""
+    with path.open("rb") as pgn:
+        pgn.seek(0, os.SEEK_END)
+        size = pgn.tell()
+        pgn.seek(max(0, size - 2))
+        tail = pgn.read()
+    if not tail or tail == b"\n\n":
+        return ""
+    return "\n" if tail.endswith(b"\n") else "\n\n"
+
+
 class EngineSlot:
     """One engine kept alive across games, restarted after a failure.
 
@@ -450,6 +463,7 @@ class Match:
             if config.pgn is not None:
                 # Appended to, never truncated: an earlier match's games stay.
                 self._pgn = config.pgn.open("a", encoding="utf-8")
+                self._pgn.write(_pgn_separator(config.pgn))
             pool = ThreadPoolExecutor(max_workers=free.qsize(), thread_name_prefix="game")
             futures: list[Future[None]] = []
             try:
@@ -510,7 +524,7 @@ class Match:
             )
         finally:
             free.put(pair)
-        if record is None or self.stop_event.is_set():
+        if record is None:  # cut short by stop(): not scored
             return
         with self._lock:
             records[index] = record
