@@ -529,6 +529,11 @@ def test_nobestmove_is_understood(tmp_path: Path, pids: Path) -> None:
             "--pgn /nonexistent/folder/m.pgn: no folder '/nonexistent/folder'",
         ),
         (["--movetime", "-5"], "--movetime must be at least 1, got -5"),
+        (
+            ["--openings", "/nonexistent/o.txt"],
+            "--openings /nonexistent/o.txt: No such file or directory",
+        ),
+        (["--log", "/proc/xqadj-logs"], "--log /proc/xqadj-logs: No such file or directory"),
         (["--depth", "0"], "--depth must be at least 1, got 0"),
         (["--timeout", "-1"], "--timeout must be more than 0 seconds, got -1"),
         (["--handshake-timeout", "0"], "--handshake-timeout must be more than 0 seconds, got 0"),

@@ -672,13 +672,19 @@ def main(args: argparse.Namespace) -> int:
     if problem:
         print(f"xqadj match: {problem}", file=sys.stderr)
         return 2
+    option = "--engine"
     try:
         engines = (EngineSpec.parse(args.engine[0]), EngineSpec.parse(args.engine[1]))
+        option = "--openings"
         openings = read_openings(args.openings) if args.openings else [Opening()]
+        option = "--log"
         if args.log is not None:
             args.log.mkdir(parents=True, exist_ok=True)
-    except (ValueError, OSError) as error:
+    except ValueError as error:
         print(f"xqadj match: {error}", file=sys.stderr)
+        return 2
+    except OSError as error:
+        print(f"xqadj match: {option} {error.filename}: {error.strerror}", file=sys.stderr)
         return 2
     limit = SearchLimit(args.movetime, args.depth, args.nodes)
     if args.timeout is not None:
