@@ -187,3 +187,66 @@ def test_tally_without_pairs():
     assert tally.pentanomial(0, 1).pairs == 0
     assert tally.total(0).games == 4
     assert sum(tally.total(e).points for e in range(3)) == 6
+
+
+RESUME_PGN = """\
+[Game "Chinese Chess"]
+[Event "x"]
+[Round "1"]
+[Red "A"]
+[Black "B"]
+[Result "1-0"]
+[MatchGame "1"]
+
+1. h2e2 h9g7 {a comment [with] "quotes"} 1-0
+
+[Game "Chinese Chess"]
+[Red "B \\"the second\\""]
+[Black "A"]
+[Result "1/2-1/2"]
+[MatchGame "2"]
+
+1. h2e2 1/2-1/2
+
+[Red "A"]
+[Black "B"]
+[Result "*"]
+[MatchGame "3"]
+
+*
+
+[Red "C"]
+[Black "D"]
+[Result "0-1"]
+
+0-1
+
+[Red "A"]
+[Black "B"]
+[Result "0-1"]
+[MatchGame "5"]
+0-1
+"""
+
+
+def test_read_played():
+    from xqadj.tournament import PlayedGame, read_played
+
+    played = read_played(RESUME_PGN)
+    assert sorted(played) == [1, 2, 5]
+    assert played[1] == PlayedGame(1, "A", "B", "1-0")
+    assert played[2].red == 'B "the second"'
+    assert read_played("") == {}
+
+
+def test_check_resume():
+    from xqadj.tournament import PlayedGame, check_resume
+
+    games = schedule(2, rounds=3)
+    names = ["A", "B"]
+    played = {1: PlayedGame(1, "A", "B", "1-0"), 4: PlayedGame(4, "B", "A", "0-1")}
+    assert [g.number for g in check_resume(games, names, played)] == [2, 3, 5, 6]
+    with pytest.raises(ValueError, match="game 2 is A vs B.*B vs A"):
+        check_resume(games, names, {2: PlayedGame(2, "A", "B", "1-0")})
+    with pytest.raises(ValueError, match="game 9"):
+        check_resume(games, names, {9: PlayedGame(9, "A", "B", "1-0")})
