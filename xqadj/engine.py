@@ -4,27 +4,57 @@
 notation (``iccs``: ranks 0–9, ``fairy``: ranks 1–10) and :class:`~xqadj.board.Move`.  Every
 read has a time-out, so a hung engine is detected instead of hanging the caller; a crashed one
 raises :class:`EngineError`.
+
+The process handling is meant to survive hostile engines:
+
+* each engine runs in its own process group (its own session), so that a wrapper script's
+  children are killed with it, and a Ctrl-C meant for xqadj does not reach the engine first;
+* the engine's output is read by threads that are never joined without a bound, and a pipe is
+  never closed from another thread (closing waits for a blocked reader, which waits for an EOF
+  that a grandchild holding the pipe may never send);
+* ``info`` lines are not queued: only the last few are kept, so a flooding engine keeps memory
+  bounded; other lines wait in a bounded queue;
+* before each search the engine is synchronised with ``isready``, so a stray second
+  ``bestmove`` is dropped instead of being taken as the answer to the next position;
+* stderr is kept (its last lines end up in the error messages) and, with a log folder, every
+  line both ways and the stderr go to one file per engine instance.
 """
 
 from __future__ import annotations
 
+import collections
+import itertools
+import math
 import os
-import queue
+import re
 import shlex
+import signal
 import subprocess
 import threading
 import time
 from dataclasses import dataclass, field
+from pathlib import Path
+from typing import IO
 
 from xqadj.board import STARTING_FEN, Move
 
 PROTOCOLS = ("uci", "ucci")
 NOTATIONS = ("iccs", "fairy")
+TIME_UNITS = ("ms", "s")
+
+#: The longest line read from an engine; a longer one is cut into pieces of this size.
+MAX_LINE_BYTES = 64 * 1024
+#: Non-``info`` lines waiting to be read; beyond this the oldest are dropped.
+MAX_PENDING_LINES = 1000
+#: ``info`` lines kept (the latest); the others are logged, not kept.
+KEPT_INFO_LINES = 20
+#: stderr lines kept for error messages.
+KEPT_STDERR_LINES = 20
 
 
 class EngineError(Exception):
-    """The engine crashed, hung or broke its protocol; ``kind`` is ``crash``, ``timeout`` or
-    ``protocol``."""
+    """The engine crashed, hung or broke its protocol; ``kind`` is ``crash``, ``timeout``,
+    ``protocol`` or ``stopped`` (the caller killed it, e.g. at Ctrl-C)."""
 
     def __init__(self, kind: str, message: str) -> None:
         super().__init__(message)
@@ -38,8 +68,10 @@ class EngineSpec:
     ``EngineSpec.parse("cmd=fairy-stockfish proto=ucci name=FS")`` reads the ``key=value`` form
     used by ``xqadj match --engine``: ``cmd`` (required; split like a shell line), ``proto``
     (``uci`` default, or ``ucci``), ``notation`` (``iccs`` ranks 0–9, default; ``fairy`` ranks
-    1–10 — UCCI engines always use ``iccs``), ``name``, and ``option.<Name>=<value>`` to set an
-    engine option.
+    1–10 — UCCI engines always use ``iccs``), ``name``, ``timeunit`` (``ms`` default or ``s``:
+    the unit of a UCCI engine's ``go time``, for an old engine that neither offers
+    ``usemillisec`` nor reads milliseconds), and ``option.<Name>=<value>`` to set an engine
+    option.
     """
 
     command: list[str]
@@ -47,6 +79,7 @@ class EngineSpec:
     notation: str = "iccs"
     name: str = ""
     options: dict[str, str] = field(default_factory=dict)
+    time_unit: str = "ms"
 
     @classmethod
     def parse(cls, tokens: list[str] | str) -> EngineSpec:
@@ -60,12 +93,12 @@ class EngineSpec:
                 raise ValueError(f"engine setting {token!r} is not key=value")
             if key.startswith("option."):
                 options[key[len("option.") :]] = value
-            elif key in ("cmd", "proto", "notation", "name"):
+            elif key in ("cmd", "proto", "notation", "name", "timeunit"):
                 values[key] = value
             else:
                 raise ValueError(
-                    f"unknown engine setting {key!r}: expected cmd, proto, notation, name or "
-                    "option.<Name>"
+                    f"unknown engine setting {key!r}: expected cmd, proto, notation, name, "
+                    "timeunit or option.<Name>"
                 )
         if not values.get("cmd"):
             raise ValueError("an engine needs cmd=<command line>")
@@ -77,9 +110,14 @@ class EngineSpec:
             raise ValueError(f"notation must be iccs or fairy, got {notation!r}")
         if protocol == "ucci" and notation != "iccs":
             raise ValueError("UCCI engines use iccs notation (ranks 0-9)")
+        time_unit = values.get("timeunit", "ms").lower()
+        if time_unit not in TIME_UNITS:
+            raise ValueError(f"timeunit must be ms or s, got {time_unit!r}")
         command = shlex.split(values["cmd"])
+        if not command:
+            raise ValueError("an engine needs cmd=<command line>")
         name = values.get("name") or os.path.basename(command[0])
-        return cls(command, protocol, notation, name, options)
+        return cls(command, protocol, notation, name, options, time_unit)
 
 
 @dataclass
@@ -94,110 +132,255 @@ class SearchLimit:
     #: Seconds a depth- or nodes-limited search may take before the engine counts as hung.
     search_timeout: float = 60.0
 
-    def go(self) -> str:
-        if self.movetime is not None:
-            return f"go movetime {self.movetime}"
-        if self.depth is not None:
-            return f"go depth {self.depth}"
-        if self.nodes is not None:
-            return f"go nodes {self.nodes}"
-        return "go movetime 100"
+    def go(self, protocol: str = "uci", time_unit: str = "ms") -> str:
+        """The ``go`` command for ``protocol``.
 
-    def deadline(self) -> float:
+        UCCI has no ``movetime``: its ``go`` takes ``depth``, ``nodes`` or ``time <t>
+        [movestogo <n> | increment <i>]`` (UCCI 3.0, "go"), so a fixed time per move is
+        ``go time T movestogo 1`` — all the time left, for the one move before the next time
+        control.  ``T`` is in milliseconds, or in whole seconds (rounded up) for an engine whose
+        ``time_unit`` is ``s`` (UCCI's unit before ``usemillisec``).
+        """
+        if self.depth is not None and self.movetime is None:
+            return f"go depth {self.depth}"
+        if self.nodes is not None and self.movetime is None:
+            return f"go nodes {self.nodes}"
+        movetime = self.movetime if self.movetime is not None else 100
+        if protocol == "ucci":
+            amount = movetime if time_unit == "ms" else max(1, math.ceil(movetime / 1000))
+            return f"go time {amount} movestogo 1"
+        return f"go movetime {movetime}"
+
+    def deadline(self, protocol: str = "uci", time_unit: str = "ms") -> float:
         """Seconds to wait for ``bestmove`` before the engine counts as hung."""
-        if self.movetime is not None:
-            return self.movetime / 1000 + self.grace
-        if self.depth is not None or self.nodes is not None:
+        if self.movetime is None and (self.depth is not None or self.nodes is not None):
             return self.search_timeout
-        return 0.1 + self.grace  # the default movetime of 100 ms
+        movetime = self.movetime if self.movetime is not None else 100
+        if protocol == "ucci" and time_unit == "s":
+            return max(1, math.ceil(movetime / 1000)) + self.grace
+        return movetime / 1000 + self.grace
+
+
+class EngineLog:
+    """One engine instance's traffic both ways and its stderr, one line each, with the seconds
+    since the engine started: ``0.012 > uci`` (sent), ``0.015 < uciok`` (received),
+    ``0.020 ! message`` (stderr), ``1.500 # note`` (said by xqadj)."""
+
+    _numbers: dict[str, itertools.count[int]] = collections.defaultdict(
+        lambda: itertools.count(1)
+    )
+    _numbers_lock = threading.Lock()
+
+    def __init__(self, folder: Path, name: str) -> None:
+        safe = re.sub(r"[^A-Za-z0-9._-]+", "_", name).strip("._") or "engine"
+        with EngineLog._numbers_lock:
+            number = next(EngineLog._numbers[safe])
+            self.path = folder / f"{safe}-{number}.log"
+            while self.path.exists():  # an earlier run's log: keep it
+                number = next(EngineLog._numbers[safe])
+                self.path = folder / f"{safe}-{number}.log"
+        self._file = self.path.open("w", encoding="utf-8")
+        self._lock = threading.Lock()
+        self._start = time.monotonic()
+
+    def write(self, mark: str, line: str) -> None:
+        with self._lock:
+            if self._file.closed:
+                return
+            self._file.write(f"{time.monotonic() - self._start:.3f} {mark} {line}\n")
+            self._file.flush()
+
+    def close(self) -> None:
+        with self._lock:
+            self._file.close()
 
 
 class Engine:
-    """A running engine.  Use as a context manager, or call :meth:`quit`."""
+    """A running engine.  Use as a context manager, or call :meth:`quit`.
 
-    def __init__(self, spec: EngineSpec, start_timeout: float = 10.0) -> None:
+    ``start_timeout`` bounds the handshake (``uci``/``uciok`` or ``ucci``/``ucciok``, options,
+    ``isready``/``readyok``): an engine that does not finish it in time is killed, and
+    :class:`EngineError` tells why, with the end of the engine's stderr.  ``log_dir``: write
+    this instance's traffic and stderr to a file there (see :class:`EngineLog`).
+    """
+
+    def __init__(
+        self, spec: EngineSpec, start_timeout: float = 10.0, log_dir: Path | None = None
+    ) -> None:
         self.spec = spec
         self.id_name = spec.name
-        self._lines: queue.Queue[str | None] = queue.Queue()
+        self.time_unit = spec.time_unit
+        self.log = EngineLog(log_dir, spec.name) if log_dir is not None else None
+        self.recent_info: collections.deque[str] = collections.deque(maxlen=KEPT_INFO_LINES)
+        self.stderr_tail: collections.deque[str] = collections.deque(maxlen=KEPT_STDERR_LINES)
+        #: Lines dropped because the queue was full, and stray ``bestmove`` lines ignored.
+        self.dropped_lines = 0
+        self.ignored_bestmoves = 0
+        self._pending: collections.deque[str] = collections.deque()
+        self._ready = threading.Condition()
+        self._eof = False
+        self._killed = False
         try:
             self._process = subprocess.Popen(
                 spec.command,
                 stdin=subprocess.PIPE,
                 stdout=subprocess.PIPE,
-                stderr=subprocess.DEVNULL,
-                text=True,
-                encoding="utf-8",
-                errors="replace",
-                bufsize=1,
+                stderr=subprocess.PIPE,
+                # Its own session and process group: killpg() reaches a wrapper script's
+                # children, and the terminal's Ctrl-C reaches xqadj only.
+                start_new_session=True,
             )
         except OSError as error:
+            if self.log is not None:
+                self.log.write("#", f"cannot start {shlex.join(spec.command)}: {error}")
+                self.log.close()
             raise EngineError(
                 "crash", f"cannot start {shlex.join(spec.command)}: {error}"
             ) from None
-        self._reader = threading.Thread(target=self._read, daemon=True)
-        self._reader.start()
-        self._handshake(start_timeout)
+        assert self._process.stdout is not None and self._process.stderr is not None
+        self._stdout_reader = threading.Thread(
+            target=self._read_stdout, args=(self._process.stdout,), daemon=True
+        )
+        self._stderr_reader = threading.Thread(
+            target=self._read_stderr, args=(self._process.stderr,), daemon=True
+        )
+        self._stdout_reader.start()
+        self._stderr_reader.start()
+        try:
+            self._handshake(start_timeout)
+        except EngineError as error:
+            self.kill()
+            raise EngineError(error.kind, str(error) + self.stderr_note()) from None
+        except BaseException:  # Ctrl-C during the handshake: leave no engine behind
+            self.kill()
+            raise
 
     # -- process plumbing -----------------------------------------------------------------
 
-    def _read(self) -> None:
-        assert self._process.stdout is not None
+    def _read_stdout(self, stream: IO[bytes]) -> None:
         try:
-            for line in self._process.stdout:
-                self._lines.put(line.rstrip("\r\n"))
-        except (OSError, ValueError):  # the pipe was closed by quit() or kill()
+            while True:
+                raw = stream.readline(MAX_LINE_BYTES)
+                if not raw:
+                    break
+                line = raw.decode("utf-8", "replace").rstrip("\r\n")
+                if self.log is not None:
+                    self.log.write("<", line)
+                if line.startswith("info"):
+                    self.recent_info.append(line)
+                    continue
+                with self._ready:
+                    if len(self._pending) >= MAX_PENDING_LINES:
+                        self._pending.popleft()
+                        self.dropped_lines += 1
+                    self._pending.append(line)
+                    self._ready.notify_all()
+        except (OSError, ValueError):  # the pipe broke
             pass
-        self._lines.put(None)  # end of output: the engine exited
+        finally:
+            with self._ready:
+                self._eof = True
+                self._ready.notify_all()
+            # Closed here, by the thread that reads it: closing it from another thread would
+            # wait for this thread's blocked read.
+            stream.close()
+
+    def _read_stderr(self, stream: IO[bytes]) -> None:
+        try:
+            while True:
+                raw = stream.readline(MAX_LINE_BYTES)
+                if not raw:
+                    break
+                line = raw.decode("utf-8", "replace").rstrip("\r\n")
+                self.stderr_tail.append(line)
+                if self.log is not None:
+                    self.log.write("!", line)
+        except (OSError, ValueError):
+            pass
+        finally:
+            stream.close()
+
+    def stderr_note(self) -> str:
+        """``"; its stderr: …"`` with the last stderr lines, or ``""`` when it wrote none."""
+        # The engine may have just exited: give the reader a moment to take its last words.
+        if not self.alive:
+            self._stderr_reader.join(0.5)
+        lines = [line for line in self.stderr_tail if line.strip()]
+        if not lines:
+            return ""
+        return "; its stderr: " + " | ".join(lines[-5:])
 
     def send(self, line: str) -> None:
         """Send one command line."""
         stdin = self._process.stdin
         assert stdin is not None
+        if self.log is not None:
+            self.log.write(">", line)
         try:
-            stdin.write(line + "\n")
+            stdin.write((line + "\n").encode("utf-8"))
             stdin.flush()
-        except (BrokenPipeError, OSError, ValueError):
-            raise EngineError(
-                "crash", f"{self.spec.name} exited (exit status {self._process.poll()})"
-            ) from None
+        except (OSError, ValueError):
+            raise self._exited(f"while sending {line.split()[0]!r}") from None
 
-    def read_until(self, prefix: str, timeout: float) -> tuple[str, list[str]]:
-        """Read lines until one starts with ``prefix``; returns it and the lines before it."""
+    def _exited(self, doing: str) -> EngineError:
+        if self._killed:
+            return EngineError("stopped", f"{self.spec.name} was stopped {doing}")
+        try:
+            status: int | None = self._process.wait(1.0)
+        except subprocess.TimeoutExpired:
+            status = None
+        return EngineError(
+            "crash",
+            f"{self.spec.name} exited (exit status {status}) {doing}{self.stderr_note()}",
+        )
+
+    def read_until(self, *prefixes: str, timeout: float) -> tuple[str, list[str]]:
+        """Read lines until one whose first word is one of ``prefixes``; returns it and the
+        (non-``info``) lines before it."""
         deadline = time.monotonic() + timeout
         seen: list[str] = []
         while True:
-            remaining = deadline - time.monotonic()
-            if remaining <= 0:
-                raise EngineError(
-                    "timeout", f"{self.spec.name} sent no {prefix!r} within {timeout:.1f} s"
-                )
-            try:
-                line = self._lines.get(timeout=remaining)
-            except queue.Empty:
-                continue
-            if line is None:
-                self._lines.put(None)
-                raise EngineError(
-                    "crash",
-                    f"{self.spec.name} exited (exit status "
-                    f"{self._process.wait()}) while waiting for {prefix!r}",
-                )
-            if line.split()[:1] == [prefix] or line.startswith(prefix + " "):
+            with self._ready:
+                while not self._pending and not self._eof:
+                    remaining = deadline - time.monotonic()
+                    if remaining <= 0:
+                        wanted = " or ".join(repr(p) for p in prefixes)
+                        raise EngineError(
+                            "timeout", f"{self.spec.name} sent no {wanted} within {timeout:.1f} s"
+                        )
+                    self._ready.wait(remaining)
+                if not self._pending:  # end of output: the engine exited
+                    raise self._exited(f"while waiting for {prefixes[0]!r}")
+                line = self._pending.popleft()
+            if line.split()[:1] and line.split()[0] in prefixes:
                 return line, seen
             seen.append(line)
+
+    def _drain(self) -> None:
+        """Forget the lines not read yet (a stray ``bestmove`` among them is counted)."""
+        with self._ready:
+            for line in self._pending:
+                if line.split()[:1] in (["bestmove"], ["nobestmove"]):
+                    self._note_stray(line)
+            self._pending.clear()
+
+    def _note_stray(self, line: str) -> None:
+        self.ignored_bestmoves += 1
+        if self.log is not None:
+            self.log.write("#", f"ignored, no search was asked for: {line}")
 
     # -- protocol -------------------------------------------------------------------------
 
     def _handshake(self, timeout: float) -> None:
         ucci = self.spec.protocol == "ucci"
         self.send("ucci" if ucci else "uci")
-        _, lines = self.read_until("ucciok" if ucci else "uciok", timeout)
+        _, lines = self.read_until("ucciok" if ucci else "uciok", timeout=timeout)
         option_names = set()
         for line in lines:
             tokens = line.split()
             if tokens[:2] == ["id", "name"]:
                 self.id_name = " ".join(tokens[2:])
-            if tokens[:1] == ["option"]:
+            if tokens[:1] == ["option"] and len(tokens) > 1:
                 name_tokens = tokens[2:] if tokens[1:2] == ["name"] else tokens[1:2]
                 if "type" in name_tokens:
                     name_tokens = name_tokens[: name_tokens.index("type")]
@@ -206,6 +389,11 @@ class Engine:
         # A multi-variant UCI engine (Fairy-Stockfish) plays chess unless told otherwise.
         if not ucci and "uci_variant" in option_names:
             options.setdefault("UCI_Variant", "xiangqi")
+        # UCCI 2.3+: an engine that offers usemillisec reads `go time` in milliseconds once
+        # the option is on; otherwise its unit is the one given by the engine setting.
+        if ucci and "usemillisec" in option_names:
+            options.setdefault("usemillisec", "true")
+            self.time_unit = "ms"
         for name, value in options.items():
             self.send(
                 f"setoption {name} {value}" if ucci else f"setoption name {name} value {value}"
@@ -213,8 +401,12 @@ class Engine:
         self.sync(timeout)
 
     def sync(self, timeout: float = 10.0) -> None:
+        """``isready`` / ``readyok``; stray ``bestmove`` lines before ``readyok`` are dropped."""
         self.send("isready")
-        self.read_until("readyok", timeout)
+        _, lines = self.read_until("readyok", timeout=timeout)
+        for line in lines:
+            if line.split()[:1] in (["bestmove"], ["nobestmove"]):
+                self._note_stray(line)
 
     def new_game(self, timeout: float = 10.0) -> None:
         if self.spec.protocol == "uci":
@@ -234,23 +426,39 @@ class Engine:
         moves: list[Move],
         limit: SearchLimit,
         banned: list[Move] | None = None,
+        sync_timeout: float = 10.0,
     ) -> str | None:
-        """Search the position and return the engine's ``bestmove`` text (None if it has none)."""
+        """Search the position and return the engine's ``bestmove`` text (None for no move:
+        ``bestmove (none)``/``0000``/``resign``, or UCCI's ``nobestmove``).
+
+        Before the search the engine is synchronised (``isready``), so that a second
+        ``bestmove`` it sent for the previous ``go`` is dropped, not taken as this answer.
+        """
+        self._drain()
+        self.sync(sync_timeout)
         position = "startpos" if start_fen == STARTING_FEN else f"fen {start_fen}"
         if moves:
             position += " moves " + " ".join(self.format_move(m) for m in moves)
         self.send(f"position {position}")
-        if banned and self.spec.protocol == "ucci":
+        protocol = self.spec.protocol
+        if banned and protocol == "ucci":
             self.send("banmoves " + " ".join(self.format_move(m) for m in banned))
-        self.send(limit.go())
-        line, _ = self.read_until("bestmove", limit.deadline())
+        self.send(limit.go(protocol, self.time_unit))
+        line, _ = self.read_until(
+            "bestmove", "nobestmove", timeout=limit.deadline(protocol, self.time_unit)
+        )
         tokens = line.split()
+        if tokens[0] == "nobestmove":
+            return None
         if len(tokens) < 2 or tokens[1] in ("(none)", "0000", "none", "resign"):
             return None
         return tokens[1]
 
+    # -- ending ---------------------------------------------------------------------------
+
     def quit(self, timeout: float = 2.0) -> None:
-        """Ask the engine to quit, and kill it if it does not."""
+        """Ask the engine to quit; kill its process group if it does not within ``timeout``
+        seconds, and in any case kill what is left of the group (a wrapper's children)."""
         if self._process.poll() is None:
             try:
                 self.send("quit")
@@ -259,26 +467,38 @@ class Engine:
             try:
                 self._process.wait(timeout)
             except subprocess.TimeoutExpired:
-                self.kill()
-        self._close()
+                pass
+        self.kill()
 
     def kill(self) -> None:
-        if self._process.poll() is None:
-            self._process.kill()
-            self._process.wait()
-        self._close()
-
-    def _close(self) -> None:
-        for stream in (self._process.stdin, self._process.stdout):
+        """Kill the engine's whole process group at once and reap the engine.  Never waits for
+        the engine's output pipes (a grandchild may hold them)."""
+        self._killed = self._killed or self._process.poll() is None
+        try:
+            os.killpg(self._process.pid, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):
+            pass  # the group is gone already
+        try:
+            self._process.wait(5.0)
+        except subprocess.TimeoutExpired:  # pragma: no cover - stuck in the kernel
+            pass
+        stdin = self._process.stdin
+        if stdin is not None:
             try:
-                if stream is not None:
-                    stream.close()
+                stdin.close()
             except OSError:
                 pass
+        if self.log is not None:
+            self.log.write("#", f"ended (exit status {self._process.returncode})")
+            self.log.close()
 
     @property
     def alive(self) -> bool:
         return self._process.poll() is None
+
+    @property
+    def pid(self) -> int:
+        return self._process.pid
 
     def __enter__(self) -> Engine:
         return self
@@ -287,4 +507,4 @@ class Engine:
         self.quit()
 
 
-__all__ = ["Engine", "EngineError", "EngineSpec", "SearchLimit"]
+__all__ = ["Engine", "EngineError", "EngineLog", "EngineSpec", "SearchLimit"]
