@@ -28,6 +28,17 @@ def test_parse_score():
     assert parse_score(["bestmove h2e2", "info score cp 9"]) == 9
 
 
+def test_parse_info():
+    from xqadj.adjudication import SearchInfo, parse_info
+
+    assert parse_info([]) == SearchInfo()
+    assert parse_info(["info depth 12 score cp 45 pv h2e2", "info currmove b0c2"]) == (
+        SearchInfo(45, "+0.45", 12)
+    )
+    assert parse_info(["info score mate -3"]) == SearchInfo(-MATE_SCORE, "-M3", None)
+    assert parse_info(["info depth x score cp 0"]) == SearchInfo(0, "+0.00", None)
+
+
 def test_draw_needs_quiet_scores_from_both_sides():
     rule = DrawRule(movenumber=0, movecount=3, score=20)
     ply, verdict = run(Adjudicator(rule, None), [10, -20, 5, 0, 19, -7, 300])

@@ -12,7 +12,6 @@ from xqadj.timecontrol import (
     format_seconds,
     move_comment,
     pgn_time_control,
-    score_text,
     ucci_go,
     uci_go,
 )
@@ -109,6 +108,9 @@ def test_uci_go():
     assert uci_go(fixed, black, red_to_move=True) == "go movetime 250"
     # The opponent on a fixed time a move has no clock to report.
     assert uci_go(fixed, black, red_to_move=False) == "go btime 10000 binc 100"
+    assert uci_go(None, black, red_to_move=False) == "go btime 10000 binc 100"
+    with pytest.raises(ValueError):
+        uci_go(None, black, red_to_move=True)
 
 
 def test_ucci_go_milliseconds_and_seconds():
@@ -158,7 +160,6 @@ def test_move_comment():
     assert move_comment(1234, 58766, "+0.45", 12) == "+0.45/12 1.234s [%clk 0:00:58.7]"
     assert move_comment(61, 3_723_400) == "0.061s [%clk 1:02:03.4]"
     assert move_comment(500, None, "-M2") == "-M2 0.500s"
-    assert score_text("cp", 0) == "+0.00"
 
 
 @given(st.integers(1, 100), st.integers(1, 10**6), st.integers(0, 10**5))

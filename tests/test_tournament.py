@@ -234,7 +234,8 @@ def test_read_played():
 
     played = read_played(RESUME_PGN)
     assert sorted(played) == [1, 2, 5]
-    assert played[1] == PlayedGame(1, "A", "B", "1-0")
+    assert played[1] == PlayedGame(1, "A", "B", "1-0", 1)
+    assert played[2].round is None
     assert played[2].red == 'B "the second"'
     assert read_played("") == {}
 

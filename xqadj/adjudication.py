@@ -36,11 +36,57 @@ __all__ = [
     "Adjudicator",
     "DrawRule",
     "ResignRule",
+    "SearchInfo",
+    "parse_info",
     "parse_score",
 ]
 
 #: What ``score mate N`` counts as, in centipawns.
 MATE_SCORE = 100_000
+
+
+@dataclass(frozen=True)
+class SearchInfo:
+    """What an engine last said of its search: its score (centipawns, mate as
+    ±:data:`MATE_SCORE`), the score as the PGN comment shows it (``+0.45``, ``-M3``), and the
+    depth, each None when not said."""
+
+    score: int | None = None
+    score_text: str | None = None
+    depth: int | None = None
+
+
+def parse_info(lines: Iterable[str]) -> SearchInfo:
+    """The last score (with the depth of its line, if any) of a search's ``info`` lines.
+
+    >>> parse_info(["info depth 7 seldepth 9 score cp -45 nodes 100 pv h9g7"])
+    SearchInfo(score=-45, score_text='-0.45', depth=7)
+    """
+    found = SearchInfo()
+    for line in lines:
+        tokens = line.split()
+        if tokens[:1] != ["info"] or "score" not in tokens:
+            continue
+        at = tokens.index("score")
+        kind, value = tokens[at + 1 : at + 2], tokens[at + 2 : at + 3]
+        if not kind or not value or kind[0] not in ("cp", "mate"):
+            continue
+        try:
+            number = int(value[0])
+        except ValueError:
+            continue
+        depth = None
+        if "depth" in tokens[:at]:
+            depth_text = tokens[tokens.index("depth") + 1]
+            depth = int(depth_text) if depth_text.isdigit() else None
+        if kind == ["cp"]:
+            found = SearchInfo(number, f"{number / 100:+.2f}", depth)
+        else:
+            sign = "-" if number < 0 else "+"
+            found = SearchInfo(
+                -MATE_SCORE if number < 0 else MATE_SCORE, f"{sign}M{abs(number)}", depth
+            )
+    return found
 
 
 def parse_score(lines: Iterable[str]) -> int | None:
@@ -52,24 +98,7 @@ def parse_score(lines: Iterable[str]) -> int | None:
     >>> parse_score(["info depth 9 score mate -3"]), parse_score(["info nodes 5"])
     (-100000, None)
     """
-    score = None
-    for line in lines:
-        tokens = line.split()
-        if tokens[:1] != ["info"] or "score" not in tokens:
-            continue
-        at = tokens.index("score")
-        kind, value = tokens[at + 1 : at + 2], tokens[at + 2 : at + 3]
-        if not kind or not value:
-            continue
-        try:
-            number = int(value[0])
-        except ValueError:
-            continue
-        if kind == ["cp"]:
-            score = number
-        elif kind == ["mate"]:
-            score = MATE_SCORE if number > 0 else -MATE_SCORE
-    return score
+    return parse_info(lines).score
 
 
 def _settings(tokens: Sequence[str] | str, keys: Sequence[str], what: str) -> dict[str, str]:

@@ -54,7 +54,6 @@ __all__ = [
     "format_seconds",
     "move_comment",
     "pgn_time_control",
-    "score_text",
     "uci_go",
     "ucci_go",
 ]
@@ -193,17 +192,20 @@ class Clock:
         return True
 
 
-def uci_go(red: Clock, black: Clock, red_to_move: bool) -> str:
-    """The UCI search command for the side to move (red is UCI's white)."""
+def uci_go(red: Clock | None, black: Clock | None, red_to_move: bool) -> str:
+    """The UCI search command for the side to move (red is UCI's white), which must have a
+    clock; the opponent's is left out when it has none or a fixed time a move."""
     own = red if red_to_move else black
+    if own is None:
+        raise ValueError("the side to move has no clock")
     if own.control.movetime_ms is not None:
         return f"go movetime {own.control.movetime_ms}"
     parts = ["go"]
     for prefix, clock in (("w", red), ("b", black)):
-        if not clock.fixed:
+        if clock is not None and not clock.fixed:
             parts += [f"{prefix}time", str(clock.remaining_ms)]
     for prefix, clock in (("w", red), ("b", black)):
-        if not clock.fixed:
+        if clock is not None and not clock.fixed:
             parts += [f"{prefix}inc", str(clock.control.increment_ms)]
     if own.moves_to_go is not None:
         parts += ["movestogo", str(own.moves_to_go)]
@@ -261,15 +263,3 @@ def move_comment(
     if remaining_ms is not None:
         parts.append(f"[%clk {_clock_text(remaining_ms)}]")
     return " ".join(parts)
-
-
-def score_text(kind: str, value: int) -> str:
-    """An engine's ``score cp N`` / ``score mate N`` as the comment shows it: ``+0.45``,
-    ``-1.20``, ``+M3`` (mate in 3 moves), ``-M2``.
-
-    >>> score_text("cp", 45), score_text("cp", -120), score_text("mate", 3), score_text("mate", -2)
-    ('+0.45', '-1.20', '+M3', '-M2')
-    """
-    if kind == "mate":
-        return f"{'-' if value < 0 else '+'}M{abs(value)}"
-    return f"{value / 100:+.2f}"

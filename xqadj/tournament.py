@@ -16,6 +16,7 @@ and fastchess':
 ``timemargin=MS``         milliseconds an engine may overrun its clock without losing
 ``depth=N``, ``nodes=N``  a search limit, alone or with a clock
 ``option.NAME=VALUE``     an engine option (``setoption``)
+``timeunit=ms|s``         a UCCI engine's ``go time`` unit when it offers no ``usemillisec``
 ========================  =========================================================
 
 **Schedules.** Every *encounter* is two engines playing one opening: ``--games 2`` (the
@@ -39,6 +40,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from xqadj.engine import NOTATIONS, PROTOCOLS, TIME_UNITS, EngineSpec
 from xqadj.stats import Pentanomial, Trinomial
 from xqadj.timecontrol import TimeControl
 
@@ -71,10 +73,9 @@ ENGINE_KEYS = (
     "timemargin",
     "depth",
     "nodes",
+    "timeunit",
 )
 TOURNAMENTS = ("gauntlet", "round-robin")
-PROTOCOLS = ("uci", "ucci")
-NOTATIONS = ("iccs", "fairy")
 
 
 def parse_settings(tokens: Sequence[str], what: str = "engine") -> dict[str, str]:
@@ -123,6 +124,7 @@ class EngineConfig:
     depth: int | None = None
     nodes: int | None = None
     options: dict[str, str] = field(default_factory=dict)
+    time_unit: str = "ms"
 
     @classmethod
     def from_settings(cls, settings: dict[str, str]) -> EngineConfig:
@@ -146,6 +148,9 @@ class EngineConfig:
         elif "st" in settings:
             control = TimeControl.fixed(settings["st"])
         margin = _count(settings, "timemargin", 0) or 0
+        time_unit = settings.get("timeunit", "ms").lower()
+        if time_unit not in TIME_UNITS:
+            raise ValueError(f"timeunit must be ms or s, got {time_unit!r}")
         directory = Path(settings["dir"]) if settings.get("dir") else None
         options = {
             key[len("option.") :]: value
@@ -163,6 +168,19 @@ class EngineConfig:
             _count(settings, "depth", 1),
             _count(settings, "nodes", 1),
             options,
+            time_unit,
+        )
+
+    def spec(self) -> EngineSpec:
+        """How :class:`~xqadj.engine.Engine` starts and talks to it."""
+        return EngineSpec(
+            list(self.command),
+            self.protocol,
+            self.notation,
+            self.name,
+            dict(self.options),
+            self.time_unit,
+            self.directory,
         )
 
     def limits_text(self) -> str:
@@ -353,6 +371,8 @@ class PlayedGame:
     red: str
     black: str
     result: str
+    #: The game's ``[Round]`` tag, if a number.
+    round: int | None = None
 
 
 def read_played(text: str) -> dict[int, PlayedGame]:
@@ -366,8 +386,13 @@ def read_played(text: str) -> dict[int, PlayedGame]:
         number = tags.get(MATCH_GAME_TAG, "")
         result = tags.get("Result", "*")
         if number.isdigit() and result in ("1-0", "0-1", "1/2-1/2"):
+            round_text = tags.get("Round", "")
             played[int(number)] = PlayedGame(
-                int(number), tags.get("Red", ""), tags.get("Black", ""), result
+                int(number),
+                tags.get("Red", ""),
+                tags.get("Black", ""),
+                result,
+                int(round_text) if round_text.isdigit() else None,
             )
 
     in_tags = False
