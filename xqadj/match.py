@@ -181,7 +181,8 @@ class GameRecord:
                 tokens.append(f"{number}...")
             tokens.append(move.iccs())
             if comments and index < len(self.move_comments) and self.move_comments[index]:
-                tokens.extend(_comment(self.move_comments[index]))
+                # A move's comment is short: one token, so that a line never splits it.
+                tokens.append("{" + " ".join(_comment_words(self.move_comments[index])) + "}")
             if turn == BLACK:
                 number += 1
             turn ^= 1

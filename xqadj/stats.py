@@ -224,7 +224,10 @@ def elo_estimate(result: Trinomial | Pentanomial) -> EloEstimate:
     standard_error = math.sqrt(variance / samples)
     low, high = score - CI95_Z * standard_error, score + CI95_Z * standard_error
     elo = score_to_elo(score)
-    error = (score_to_elo(high) - score_to_elo(low)) / 2
+    if math.isfinite(elo):
+        error = (score_to_elo(high) - score_to_elo(low)) / 2
+    else:  # a clean sweep: no finite estimate, no finite bar
+        error = math.inf
     if game_sigma > 0:
         nelo = (score - 0.5) / game_sigma * NELO_PER_T
         nelo_error = CI95_Z * standard_error / game_sigma * NELO_PER_T

@@ -5,7 +5,8 @@ It answers ``uci`` and ``ucci`` (announcing ``option usemillisec`` with ``--usem
 to ``go`` it waits ``--think`` milliseconds (``--think-at PLY:MS`` for one ply of the game;
 a ``stop`` cuts the wait short), prints ``info depth 1 score cp S`` (``--score S``;
 ``--score-at PLY:S`` for one ply; ``--no-score`` for none), then ``bestmove`` with a legal move:
-the first one, or a random one with ``--seed``.  ``--log FILE`` appends every line received.
+the ``--script`` move for that ply (the number of moves in the last ``position``), else the first
+legal one, or a random one with ``--seed``.  ``--log FILE`` appends every line received.
 """
 
 from __future__ import annotations
@@ -66,7 +67,9 @@ def main() -> None:
     parser.add_argument("--seed", type=int)
     parser.add_argument("--usemillisec", action="store_true")
     parser.add_argument("--log")
+    parser.add_argument("--script", default="")
     args = parser.parse_args()
+    script = args.script.split()
     think_at, score_at = pairs(args.think_at), pairs(args.score_at)
     chooser = random.Random(args.seed) if args.seed is not None else None
     log = open(args.log, "a", encoding="utf-8") if args.log else None
@@ -126,7 +129,9 @@ def main() -> None:
             if not args.no_score:
                 say(f"info depth 1 score cp {score_at.get(ply, args.score)} pv")
             legal = board.legal_moves()
-            if not legal:
+            if ply < len(script):
+                say(f"bestmove {script[ply]}")
+            elif not legal:
                 say("bestmove (none)")
             else:
                 move = chooser.choice(legal) if chooser else legal[0]
