@@ -195,6 +195,28 @@ def test_an_engine_that_never_answers_loses_on_time_not_by_hanging(tmp_path: Pat
     assert "no move within 0.300 s" in game["movetext"]
 
 
+def test_a_hang_before_the_search_is_no_loss_on_time(tmp_path: Path) -> None:
+    """An engine that stops answering isready hangs before its clock starts: it forfeits as a
+    hung engine (after the handshake time-out), it does not lose on time."""
+    pgn = tmp_path / "m.pgn"
+    run = match(
+        *engine("Deaf", "--deaf-after", "2"),
+        *engine("B"),
+        "--tc",
+        "0.3+0",
+        "--handshake-timeout",
+        "1",
+        "--games",
+        "1",
+        "--pgn",
+        str(pgn),
+    )
+    assert run.returncode == 0, run.stderr
+    (game,) = pgn_games(pgn)
+    assert (game["Result"], game["Termination"]) == ("0-1", "forfeit (timeout)")
+    assert "readyok" in game["movetext"]
+
+
 @pytest.mark.parametrize(
     "options, first_go",
     [

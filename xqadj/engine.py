@@ -219,6 +219,9 @@ class Engine:
         #: The last search: milliseconds from ``go`` to ``bestmove``, and its ``info`` lines.
         self.last_search_ms = 0
         self.last_info: list[str] = []
+        #: Whether the last :meth:`best_move` got as far as sending ``go`` (a time-out after
+        #: it is the search's; before it, the engine's answer to ``isready``).
+        self.searching = False
         self._pending: collections.deque[str] = collections.deque()
         self._ready = threading.Condition()
         self._eof = False
@@ -443,6 +446,7 @@ class Engine:
         gives (a clock's ``go wtime …``, and its time left); :attr:`last_search_ms` and
         :attr:`last_info` then tell how long the search took and what it said.
         """
+        self.searching = False
         self._drain()
         self.sync(sync_timeout)
         position = "startpos" if start_fen == STARTING_FEN else f"fen {start_fen}"
@@ -455,6 +459,7 @@ class Engine:
         self.recent_info.clear()
         started = time.monotonic()
         self.send(go if go is not None else limit.go(protocol, self.time_unit))
+        self.searching = True
         wait = deadline if deadline is not None else limit.deadline(protocol, self.time_unit)
         try:
             line, _ = self.read_until("bestmove", "nobestmove", timeout=wait)

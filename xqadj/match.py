@@ -385,6 +385,7 @@ def play_game(
         side = game.board.turn
         slot = slots[side]
         clock = clocks[side]
+        engine: Engine | None = None
         try:
             engine = slot.get()
             banned = game.banned_moves() if engine.spec.protocol == "ucci" else None
@@ -401,7 +402,7 @@ def play_game(
         except EngineError as error:
             if stopped(error):
                 return None
-            if error.kind == "timeout" and clock is not None:
+            if error.kind == "timeout" and clock is not None and engine and engine.searching:
                 # The flag fell while it searched: a loss on time, not a hung engine.  Told to
                 # stop, it answers; the next isready drops that late bestmove.
                 try:

@@ -7,6 +7,7 @@ a ``stop`` cuts the wait short), prints ``info depth 1 score cp S`` (``--score S
 ``--score-at PLY:S`` for one ply; ``--no-score`` for none), then ``bestmove`` with a legal move:
 the ``--script`` move for that ply (the number of moves in the last ``position``), else the first
 legal one, or a random one with ``--seed``.  ``--log FILE`` appends every line received.
+``--deaf-after N`` answers only the first N ``isready`` (then it hangs before a search).
 """
 
 from __future__ import annotations
@@ -68,7 +69,9 @@ def main() -> None:
     parser.add_argument("--usemillisec", action="store_true")
     parser.add_argument("--log")
     parser.add_argument("--script", default="")
+    parser.add_argument("--deaf-after", type=int, default=-1)
     args = parser.parse_args()
+    readies = 0
     script = args.script.split()
     think_at, score_at = pairs(args.think_at), pairs(args.score_at)
     chooser = random.Random(args.seed) if args.seed is not None else None
@@ -98,7 +101,9 @@ def main() -> None:
                 say("option usemillisec type check default false")
             say("uciok" if tokens[0] == "uci" else "ucciok")
         elif tokens[0] == "isready":
-            say("readyok")
+            readies += 1
+            if args.deaf_after < 0 or readies <= args.deaf_after:
+                say("readyok")
         elif tokens[0] == "position":
             moves = tokens[tokens.index("moves") + 1 :] if "moves" in tokens else []
             head = tokens[1 : tokens.index("moves")] if "moves" in tokens else tokens[1:]
