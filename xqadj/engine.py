@@ -332,10 +332,7 @@ class Engine:
     def _exited(self, doing: str) -> EngineError:
         if self._killed:
             return EngineError("stopped", f"{self.spec.name} was stopped {doing}")
-        try:
-            status: int | None = self._process.wait(1.0)
-        except subprocess.TimeoutExpired:
-            status = None
+        status = self._exit_status(1.0)
         return EngineError(
             "crash",
             f"{self.spec.name} exited (exit status {status}) {doing}{self.stderr_note()}",
@@ -475,32 +472,59 @@ class Engine:
 
     # -- ending ---------------------------------------------------------------------------
 
+    def _exit_status(self, timeout: float = 0.0) -> int | None:
+        """The engine's exit status (minus the signal that killed it), None while it runs;
+        waits up to ``timeout`` seconds.  The engine is not reaped: while it is a zombie its
+        pid, which is its process group's id, cannot be taken by a new process, so that
+        :meth:`kill` never signals a stranger's group."""
+        if self._process.returncode is not None:  # reaped by kill()
+            return self._process.returncode
+        if not hasattr(os, "waitid"):  # pragma: no cover - not POSIX
+            try:
+                return self._process.wait(timeout)
+            except subprocess.TimeoutExpired:
+                return None
+        deadline = time.monotonic() + timeout
+        while True:
+            try:
+                info = os.waitid(
+                    os.P_PID, self._process.pid, os.WEXITED | os.WNOHANG | os.WNOWAIT
+                )
+            except ChildProcessError:  # reaped elsewhere
+                return self._process.poll()
+            if info is not None:
+                return -info.si_status if info.si_code != os.CLD_EXITED else info.si_status
+            if time.monotonic() >= deadline:
+                return None
+            time.sleep(0.01)
+
     def quit(self, timeout: float = 2.0) -> None:
         """Ask the engine to quit; kill its process group if it does not within ``timeout``
         seconds, and in any case kill what is left of the group (a wrapper's children)."""
-        if self._process.poll() is None:
+        if self._exit_status() is None:
             try:
                 self.send("quit")
             except EngineError:
                 pass
-            try:
-                self._process.wait(timeout)
-            except subprocess.TimeoutExpired:
-                pass
+            self._exit_status(timeout)
         self.kill()
 
     def kill(self) -> None:
         """Kill the engine's whole process group at once and reap the engine.  Never waits for
         the engine's output pipes (a grandchild may hold them)."""
-        self._killed = self._killed or self._process.poll() is None
-        try:
-            os.killpg(self._process.pid, signal.SIGKILL)
-        except (ProcessLookupError, PermissionError):
-            pass  # the group is gone already
-        try:
-            self._process.wait(5.0)
-        except subprocess.TimeoutExpired:  # pragma: no cover - stuck in the kernel
-            pass
+        if self._process.returncode is None:  # not reaped yet: its group id is still its own
+            self._killed = self._killed or self._exit_status() is None
+            try:
+                if hasattr(os, "killpg"):
+                    os.killpg(self._process.pid, signal.SIGKILL)
+                else:  # pragma: no cover - not POSIX
+                    self._process.kill()
+            except (ProcessLookupError, PermissionError):
+                pass  # the group is gone already
+            try:
+                self._process.wait(5.0)
+            except subprocess.TimeoutExpired:  # pragma: no cover - stuck in the kernel
+                pass
         stdin = self._process.stdin
         if stdin is not None:
             try:
@@ -513,7 +537,7 @@ class Engine:
 
     @property
     def alive(self) -> bool:
-        return self._process.poll() is None
+        return self._exit_status() is None
 
     @property
     def pid(self) -> int:
