@@ -233,7 +233,7 @@ def test_faulty_engine_forfeits_and_the_match_goes_on(
 
 def test_match_usage_errors() -> None:
     result = xqadj("match", "--engine", "cmd=x")
-    assert result.returncode == 2 and "exactly twice" in result.stderr
+    assert result.returncode == 2 and "at least twice" in result.stderr
     result = xqadj("match", "--engine", "proto=uci", "--engine", "cmd=x")
     assert result.returncode == 2 and "needs cmd" in result.stderr
 

@@ -88,10 +88,12 @@ def build_parser() -> argparse.ArgumentParser:
     demo.set_defaults(func=_demo)
     match = commands.add_parser(
         "match",
-        help="play games between two engines, refereed by xqadj",
-        description="Play games between two UCI/UCCI engines; xqadj ends each game at its "
-        "ruling, checkmate, stalemate or the move limit, and forfeits a crashed, hung or "
-        "illegal-moving engine.",
+        help="play matches and tournaments between engines, refereed by xqadj",
+        description="Play games between two UCI/UCCI engines or more (head-to-head, gauntlet, "
+        "round-robin), on clocks or fixed limits, from an opening book; xqadj ends each game at "
+        "its ruling, checkmate, stalemate or the move limit, and forfeits a crashed, hung, "
+        "illegal-moving or late engine. Statistics, the SPRT, adjudication, --results and "
+        "--resume as in cutechess-cli and fastchess.",
     )
     match_module.add_arguments(match)
     match.set_defaults(func=match_module.main)

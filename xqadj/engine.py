@@ -80,6 +80,8 @@ class EngineSpec:
     name: str = ""
     options: dict[str, str] = field(default_factory=dict)
     time_unit: str = "ms"
+    #: The directory to start the engine in (``dir=`` of ``xqadj match``), or None for ours.
+    directory: Path | None = None
 
     @classmethod
     def parse(cls, tokens: list[str] | str) -> EngineSpec:
@@ -166,9 +168,7 @@ class EngineLog:
     since the engine started: ``0.012 > uci`` (sent), ``0.015 < uciok`` (received),
     ``0.020 ! message`` (stderr), ``1.500 # note`` (said by xqadj)."""
 
-    _numbers: dict[str, itertools.count[int]] = collections.defaultdict(
-        lambda: itertools.count(1)
-    )
+    _numbers: dict[str, itertools.count[int]] = collections.defaultdict(lambda: itertools.count(1))
     _numbers_lock = threading.Lock()
 
     def __init__(self, folder: Path, name: str) -> None:
@@ -216,6 +216,12 @@ class Engine:
         #: Lines dropped because the queue was full, and stray ``bestmove`` lines ignored.
         self.dropped_lines = 0
         self.ignored_bestmoves = 0
+        #: The last search: milliseconds from ``go`` to ``bestmove``, and its ``info`` lines.
+        self.last_search_ms = 0
+        self.last_info: list[str] = []
+        #: Whether the last :meth:`best_move` got as far as sending ``go`` (a time-out after
+        #: it is the search's; before it, the engine's answer to ``isready``).
+        self.searching = False
         self._pending: collections.deque[str] = collections.deque()
         self._ready = threading.Condition()
         self._eof = False
@@ -226,6 +232,7 @@ class Engine:
                 stdin=subprocess.PIPE,
                 stdout=subprocess.PIPE,
                 stderr=subprocess.PIPE,
+                cwd=spec.directory,
                 # Its own session and process group: killpg() reaches a wrapper script's
                 # children, and the terminal's Ctrl-C reaches xqadj only.
                 start_new_session=True,
@@ -424,13 +431,19 @@ class Engine:
         limit: SearchLimit,
         banned: list[Move] | None = None,
         sync_timeout: float = 10.0,
+        go: str | None = None,
+        deadline: float | None = None,
     ) -> str | None:
         """Search the position and return the engine's ``bestmove`` text (None for no move:
         ``bestmove (none)``/``0000``/``resign``, or UCCI's ``nobestmove``).
 
         Before the search the engine is synchronised (``isready``), so that a second
         ``bestmove`` it sent for the previous ``go`` is dropped, not taken as this answer.
+        ``go`` and ``deadline`` (seconds) replace the command and the wait that ``limit``
+        gives (a clock's ``go wtime …``, and its time left); :attr:`last_search_ms` and
+        :attr:`last_info` then tell how long the search took and what it said.
         """
+        self.searching = False
         self._drain()
         self.sync(sync_timeout)
         position = "startpos" if start_fen == STARTING_FEN else f"fen {start_fen}"
@@ -440,10 +453,16 @@ class Engine:
         protocol = self.spec.protocol
         if banned and protocol == "ucci":
             self.send("banmoves " + " ".join(self.format_move(m) for m in banned))
-        self.send(limit.go(protocol, self.time_unit))
-        line, _ = self.read_until(
-            "bestmove", "nobestmove", timeout=limit.deadline(protocol, self.time_unit)
-        )
+        self.recent_info.clear()
+        started = time.monotonic()
+        self.send(go if go is not None else limit.go(protocol, self.time_unit))
+        self.searching = True
+        wait = deadline if deadline is not None else limit.deadline(protocol, self.time_unit)
+        try:
+            line, _ = self.read_until("bestmove", "nobestmove", timeout=wait)
+        finally:
+            self.last_search_ms = int((time.monotonic() - started) * 1000)
+            self.last_info = list(self.recent_info)
         tokens = line.split()
         if tokens[0] == "nobestmove":
             return None

@@ -1,14 +1,22 @@
-"""``xqadj match``: play games between two engines, refereed by xqadj.
+"""``xqadj match``: play engine matches and tournaments, refereed by xqadj.
 
-Each game starts from the start position or an opening (one ``fen <FEN> [moves …]`` or
-``startpos [moves …]`` a line), colours alternate, and xqadj follows every ply: the game ends at
-its ruling (perpetual check, perpetual chase, repetition draw), at checkmate or stalemate, or at
-the move limit.  An engine that crashes, hangs, plays an illegal move or has no move loses that
-game by forfeit and is restarted; the match goes on.  Results are appended to a PGN file (the
-xqbase PGN form: ``[Game "Chinese Chess"]`` first) with ``[Result]``, ``[Termination]`` and the
-ruling's explanation as a comment.
+Two engines or more (``--engine`` once each, ``--each`` for shared settings) play a schedule
+(:mod:`xqadj.tournament`: head-to-head, ``--tournament gauntlet`` or ``round-robin``,
+``--rounds``, ``--games 1|2``), each encounter from the next opening of the book
+(:mod:`xqadj.openings`), on clocks or with fixed limits (:mod:`xqadj.timecontrol`).  xqadj
+follows every ply: the game ends at its ruling (perpetual check, perpetual chase, repetition
+draw), at checkmate or stalemate, at the move limit, or, when asked, at a draw or resign
+adjudication from the engines' scores (:mod:`xqadj.adjudication`), which never comes before a
+ruling.  An engine that overruns its clock loses on time; one that crashes, hangs, plays an
+illegal move or has no move loses that game by forfeit and is restarted; the match goes on.
+Results are appended to a PGN file (the xqbase PGN form: ``[Game "Chinese Chess"]`` first)
+with ``[Result]``, ``[Termination]``, the ruling's explanation as a comment and, on clocks, a
+``{score/depth time [%clk …]}`` comment after each move.  The running statistics
+(:mod:`xqadj.stats`) follow the games; ``--sprt`` stops the match when its test is decided;
+``--results`` writes every game and the statistics as JSON; ``--resume`` goes on with a match
+whose PGN holds its first games.
 
-Both engines (one pair per concurrent game) are started before the first game, so an engine
+Every engine (one set per concurrent game) is started before the first game, so an engine
 that cannot start is an error before the match.  Ctrl-C (or SIGTERM) stops the match: queued
 games are not started, games in progress are dropped unscored, every engine is killed, and the
 finished games stay in the PGN; the summary line is printed and the exit status is 130 (143 for
@@ -19,6 +27,8 @@ from __future__ import annotations
 
 import argparse
 import datetime
+import json
+import math
 import os
 import queue
 import re
@@ -26,64 +36,65 @@ import signal
 import sys
 import textwrap
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TextIO
+from typing import Any, TextIO
 
-from xqadj.board import BLACK, RED, STARTING_FEN, Board, Move, XqadjError
+from xqadj.adjudication import Adjudicator, DrawRule, ResignRule, parse_info
+from xqadj.board import BLACK, PAWN, RED, STARTING_FEN, Board, Move, XqadjError
 from xqadj.cli import add_rules_arguments
 from xqadj.engine import Engine, EngineError, EngineSpec, SearchLimit
+from xqadj.openings import Opening, OpeningBook, OpeningsSpec, read_openings
 from xqadj.referee import Game, Ruling
+from xqadj.stats import Pentanomial, Sprt, SprtState, Trinomial, elo_estimate
+from xqadj.timecontrol import Clock, TimeControl, move_comment, pgn_time_control, ucci_go, uci_go
+from xqadj.tournament import (
+    MATCH_GAME_TAG,
+    TOURNAMENTS,
+    EngineConfig,
+    ScheduledGame,
+    Tally,
+    check_resume,
+    engine_configs,
+    read_played,
+    schedule,
+)
+
+__all__ = [
+    "EngineSlot",
+    "GameRecord",
+    "Match",
+    "MatchConfig",
+    "MatchError",
+    "MatchResult",
+    "Opening",
+    "Player",
+    "add_arguments",
+    "main",
+    "play_game",
+    "read_openings",
+    "run_match",
+]
 
 #: The longest PGN line written (the PGN standard's export format says 79 characters).
 PGN_LINE = 79
-
-
-@dataclass(frozen=True)
-class Opening:
-    fen: str = STARTING_FEN
-    moves: tuple[str, ...] = ()
-
-    @classmethod
-    def parse(cls, line: str) -> Opening:
-        """``startpos [moves …]`` or ``fen <FEN> [moves …]`` (ICCS moves), checked for legality."""
-        tokens = line.split()
-        head, moves = tokens, []
-        if "moves" in tokens:
-            split = tokens.index("moves")
-            head, moves = tokens[:split], tokens[split + 1 :]
-        if head == ["startpos"]:
-            fen = STARTING_FEN
-        elif head[:1] == ["fen"] and len(head) > 1:
-            fen = Board(" ".join(head[1:])).fen()
-        else:
-            raise ValueError(f"expected 'startpos' or 'fen <FEN>', got {line.strip()!r}")
-        board = Board(fen)
-        for text in moves:
-            board.push_iccs(text)
-        return cls(fen, tuple(moves))
-
-
-def read_openings(path: Path) -> list[Opening]:
-    openings = []
-    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
-        if not line.strip() or line.lstrip().startswith("#"):
-            continue
-        try:
-            openings.append(Opening.parse(line))
-        except (ValueError, XqadjError) as error:
-            raise ValueError(f"{path}:{number}: {error}") from None
-    if not openings:
-        raise ValueError(f"{path}: no openings")
-    return openings
 
 
 def _tag_value(value: str) -> str:
     """A PGN tag value: one line, with backslash and double quote escaped (PGN 8.1.1)."""
     value = " ".join(value.split())
     return value.replace("\\", "\\\\").replace('"', '\\"')
+
+
+def _comment(text: str) -> list[str]:
+    """A ``{…}`` comment as PGN tokens (see :func:`_comment_words`)."""
+    words = _comment_words(text)
+    if words:
+        words[0] = "{" + words[0]
+        words[-1] += "}"
+    return words
 
 
 def _comment_words(text: str) -> list[str]:
@@ -112,6 +123,13 @@ class GameRecord:
     rules: str = "axf"
     move_limit: int = 0
     forbidden_run: bool = False
+    #: The game's number in the match's schedule (the ``[MatchGame]`` tag ``--resume`` reads).
+    match_game: int | None = None
+    #: Red's and black's time controls (None: no clock), for the ``TimeControl`` tags.
+    time_controls: tuple[TimeControl | None, TimeControl | None] = (None, None)
+    #: A comment for each move, "" for none (``book`` for the opening's moves, on clocks
+    #: ``score/depth time [%clk …]``).
+    move_comments: list[str] = field(default_factory=list)
 
     def score_for(self, name: str) -> float:
         if self.result == "1/2-1/2":
@@ -134,6 +152,7 @@ class GameRecord:
             ("Black", self.black),
             ("Result", self.result),
         ]
+        headers += pgn_time_control(*self.time_controls)
         if self.opening.fen != STARTING_FEN:
             headers += [("SetUp", "1"), ("FEN", f"{self.opening.fen} - - 0 1")]
         headers += [
@@ -144,6 +163,8 @@ class GameRecord:
         ]
         if self.forbidden_run:
             headers.append(("ForbiddenRun", "1"))
+        if self.match_game is not None:
+            headers.append((MATCH_GAME_TAG, str(self.match_game)))
         return headers
 
     def pgn(self, event: str, comments: bool = True) -> str:
@@ -159,15 +180,14 @@ class GameRecord:
             elif index == 0:
                 tokens.append(f"{number}...")
             tokens.append(move.iccs())
+            if comments and index < len(self.move_comments) and self.move_comments[index]:
+                # A move's comment is short: one token, so that a line never splits it.
+                tokens.append("{" + " ".join(_comment_words(self.move_comments[index])) + "}")
             if turn == BLACK:
                 number += 1
             turn ^= 1
         if comments and self.comment:
-            words = _comment_words(self.comment)
-            if words:
-                words[0] = "{" + words[0]
-                words[-1] += "}"
-                tokens.extend(words)
+            tokens.extend(_comment(self.comment))
         tokens.append(self.result)
         text, line = [], ""
         for token in tokens:
@@ -253,6 +273,49 @@ class EngineSlot:
             engine.quit()
 
 
+@dataclass(frozen=True)
+class Player:
+    """How one engine searches: on a clock (``tc``) or a fixed time a move (``st``), with
+    ``timemargin_ms`` of grace, and/or to a depth or a node count.  With none of them, the
+    match's own :class:`~xqadj.engine.SearchLimit` (``--movetime``/``--depth``/``--nodes``)."""
+
+    time_control: TimeControl | None = None
+    timemargin_ms: int = 0
+    depth: int | None = None
+    nodes: int | None = None
+
+    @classmethod
+    def of(cls, config: EngineConfig) -> Player:
+        return cls(config.time_control, config.timemargin_ms, config.depth, config.nodes)
+
+
+def _search(
+    engine: Engine,
+    player: Player,
+    clocks: dict[int, Clock | None],
+    side: int,
+    limit: SearchLimit,
+) -> tuple[SearchLimit, str | None, float | None]:
+    """The limit, the ``go`` line (None: the limit's own) and the seconds to wait for
+    ``bestmove`` (None: the limit's) for ``side``'s engine."""
+    clock = clocks[side]
+    if clock is None:
+        if player.depth is None and player.nodes is None:
+            return limit, None, None
+        own = SearchLimit(None, player.depth, player.nodes, limit.grace, limit.search_timeout)
+        return own, None, None
+    if engine.spec.protocol == "ucci":
+        # UCCI's go takes a time, a depth or a node count, not two of them: the clock wins.
+        go = ucci_go(clock, clocks[1 - side], engine.time_unit == "ms")
+    else:
+        go = uci_go(clocks[RED], clocks[BLACK], side == RED)
+        if player.depth is not None:
+            go += f" depth {player.depth}"
+        if player.nodes is not None:
+            go += f" nodes {player.nodes}"
+    return limit, go, clock.allowed_ms() / 1000
+
+
 def play_game(
     number: int,
     opening: Opening,
@@ -264,10 +327,18 @@ def play_game(
     rules: str = "axf",
     forbidden_run: bool = False,
     stop: threading.Event | None = None,
+    players: tuple[Player, Player] | None = None,
+    adjudicator: Adjudicator | None = None,
+    match_game: int | None = None,
 ) -> GameRecord | None:
     """Play one game; never raises for an engine failure (the engine forfeits and is
     restarted).  Returns None when ``stop`` is set during the game: a game cut short by
-    Ctrl-C is not scored, and an engine killed by it has not crashed."""
+    Ctrl-C is not scored, and an engine killed by it has not crashed.
+
+    ``players`` says how red and black search (clocks, fixed times, depths); an engine that
+    overruns its clock loses on time.  ``adjudicator`` rules draws and resignations from the
+    engines' scores, after a move that drew no ruling from xqadj."""
+    red_player, black_player = players or (Player(), Player())
     record = GameRecord(
         number,
         red.spec.name,
@@ -276,11 +347,21 @@ def play_game(
         rules=rules,
         move_limit=move_limit,
         forbidden_run=forbidden_run,
+        match_game=match_game,
+        time_controls=(red_player.time_control, black_player.time_control),
     )
     game = Game(opening.fen, rules=rules, move_limit=move_limit, forbidden_run=forbidden_run)
     for text in opening.moves:
         game.push_iccs(text)
     slots = {RED: red, BLACK: black}
+    by_side = {RED: red_player, BLACK: black_player}
+    clocks: dict[int, Clock | None] = {
+        side: None if p.time_control is None else Clock(p.time_control, p.timemargin_ms)
+        for side, p in by_side.items()
+    }
+    on_clocks = any(clock is not None for clock in clocks.values())
+    if on_clocks:
+        record.move_comments = ["book"] * len(opening.moves)
 
     def stopped(error: EngineError) -> bool:
         return error.kind == "stopped" or (stop is not None and stop.is_set())
@@ -303,17 +384,40 @@ def play_game(
             return record
         side = game.board.turn
         slot = slots[side]
+        clock = clocks[side]
+        engine: Engine | None = None
         try:
             engine = slot.get()
             banned = game.banned_moves() if engine.spec.protocol == "ucci" else None
+            own_limit, go, deadline = _search(engine, by_side[side], clocks, side, limit)
             reply = engine.best_move(
-                opening.fen, list(game.moves), limit, banned, slot.start_timeout
+                opening.fen,
+                list(game.moves),
+                own_limit,
+                banned,
+                slot.start_timeout,
+                go=go,
+                deadline=deadline,
             )
         except EngineError as error:
             if stopped(error):
                 return None
+            if error.kind == "timeout" and clock is not None and engine and engine.searching:
+                # The flag fell while it searched: a loss on time, not a hung engine.  Told to
+                # stop, it answers; the next isready drops that late bestmove.
+                try:
+                    engine.send("stop")
+                except EngineError:
+                    slot.reset()
+                return _time_forfeit(record, game, side, slot.spec.name, clock, None)
             slot.reset()
             return _forfeit(record, game, side, error.kind, str(error))
+        spent = engine.last_search_ms
+        if clock is not None:
+            allowed = clock.allowed_ms()
+            if not clock.punch(spent):
+                return _time_forfeit(record, game, side, slot.spec.name, clock, (spent, allowed))
+        info = parse_info(engine.last_info)
         if reply is None:
             # The game is not over (a ruling, checkmate or stalemate would have ended it), so
             # the engine had a legal move; with UCCI every one of them may be banned (each
@@ -329,6 +433,12 @@ def play_game(
             return _forfeit(record, game, side, "no-move", f"{slot.spec.name} {detail}")
         try:
             move = engine.parse_move(reply)
+            board = game.board
+            mover = board.piece_at(move.from_square)
+            # Captures and pawn moves cannot be undone: they restart a draw adjudication count.
+            irreversible = board.piece_at(move.to_square) is not None or (
+                mover is not None and mover.piece_type == PAWN
+            )
             game.push(move)
         except XqadjError:
             slot.reset()  # who knows what position it believes it is in: a fresh start
@@ -339,11 +449,44 @@ def play_game(
                 "illegal-move",
                 f"{slot.spec.name} played {reply}, illegal in {game.board.fen()}",
             )
+        if on_clocks:
+            remaining = None if clock is None or clock.fixed else clock.remaining_ms
+            record.move_comments.append(move_comment(spent, remaining, info.score_text, info.depth))
+        if game.ruling is None and adjudicator is not None:
+            verdict = adjudicator.after_move(game.ply, info.score, irreversible, side == RED)
+            if verdict is not None:
+                record.moves = list(game.moves)
+                record.result, record.termination = verdict.result, "adjudication"
+                record.comment = verdict.reason[0].upper() + verdict.reason[1:] + "."
+                return record
     ruling = game.ruling
     record.moves = list(game.moves)
     record.result, record.termination = ruling.result, ruling.reason.value
     record.ruling = ruling
     record.comment = ruling.explain()
+    return record
+
+
+def _time_forfeit(
+    record: GameRecord,
+    game: Game,
+    loser: int,
+    name: str,
+    clock: Clock,
+    overrun: tuple[int, int] | None,
+) -> GameRecord:
+    """A loss on time; ``overrun`` is (milliseconds the move took, milliseconds it had), or
+    None when no move came within the time it had."""
+    record.moves = list(game.moves)
+    record.result = "0-1" if loser == RED else "1-0"
+    record.termination = "time forfeit"
+    allowed = clock.allowed_ms() if overrun is None else overrun[1]
+    margin = f" ({clock.margin_ms / 1000:g} s margin included)" if clock.margin_ms else ""
+    if overrun is None:
+        what = f"no move within {allowed / 1000:.3f} s"
+    else:
+        what = f"its move took {overrun[0] / 1000:.3f} s of {allowed / 1000:.3f} s"
+    record.comment = f"{name} lost on time: {what}{margin}."
     return record
 
 
@@ -362,7 +505,9 @@ class MatchError(Exception):
 
 @dataclass
 class MatchConfig:
-    engines: tuple[EngineSpec, EngineSpec]
+    #: The engines, two or more.
+    engines: Sequence[EngineSpec]
+    #: With no ``schedule``: the games of a two-engine match, colours alternating.
     games: int = 2
     concurrency: int = 1
     openings: list[Opening] = field(default_factory=lambda: [Opening()])
@@ -379,6 +524,23 @@ class MatchConfig:
     log_dir: Path | None = None
     #: Write the explanation as a ``{comment}`` (cchess's PGN reader takes no comment).
     pgn_comments: bool = True
+    #: How each engine searches (default: ``limit`` for all).
+    players: Sequence[Player] = ()
+    #: The games to play (default: ``games`` games of engines 0 and 1, in pairs).
+    schedule: Sequence[ScheduledGame] | None = None
+    #: The opening book (default: ``openings``, in order).
+    book: OpeningBook | None = None
+    #: 2: each encounter is a game pair (pentanomial statistics); 1: single games.
+    games_per_encounter: int = 2
+    sprt: Sprt | None = None
+    #: Print the statistics every this many games (0: at the end only).
+    rating_interval: int = 0
+    draw: DrawRule | None = None
+    resign: ResignRule | None = None
+    #: Go on with the match whose first games the PGN file holds.
+    resume: bool = False
+    #: Write every game and the statistics here as JSON at the end.
+    results: Path | None = None
 
 
 @dataclass
@@ -392,30 +554,53 @@ class MatchResult:
     planned: int = 0
     #: The signal that stopped the match (SIGINT or SIGTERM), if one did.
     signal: int = 0
+    #: The SPRT when it stopped the match (its ``accepted`` says which hypothesis), else None.
+    decision: SprtState | None = None
+    #: Games taken from the PGN with ``--resume``.
+    resumed: int = 0
 
     def scores(self, name: str) -> float:
         return sum(r.score_for(name) for r in self.records)
 
 
+def _default_schedule(games: int) -> list[ScheduledGame]:
+    """``games`` games between the first two engines, each opening with both colours."""
+    return schedule(2, rounds=max(1, math.ceil(games / 2)), games=2, limit=games)
+
+
 class Match:
-    """A match between two engines: :meth:`run` plays it.  :meth:`stop` (any thread) stops it
-    as Ctrl-C does.  Games are played by ``concurrency`` workers, each with its own pair of
+    """A match between engines: :meth:`run` plays it.  :meth:`stop` (any thread) stops it as
+    Ctrl-C does.  Games are played by ``concurrency`` workers, each with its own set of
     engines, all started before the first game."""
 
     def __init__(self, config: MatchConfig, out: TextIO = sys.stdout) -> None:
         self.config = config
         self.out = out
-        first, second = config.engines
-        if first.name == second.name:
-            second.name += " (2)"
-        self.names = (first.name, second.name)
+        if len(config.engines) < 2:
+            raise ValueError("a match needs two engines or more")
+        seen: set[str] = set()
+        for spec in config.engines:
+            base, count = spec.name, 1
+            while spec.name in seen:
+                count += 1
+                spec.name = f"{base} ({count})"
+            seen.add(spec.name)
+        self.names = tuple(spec.name for spec in config.engines)
+        self.players = list(config.players) or [Player() for _ in config.engines]
+        self.schedule = list(
+            config.schedule if config.schedule is not None else _default_schedule(config.games)
+        )
+        self.book = config.book or OpeningBook(config.openings)
+        self.tally = Tally(len(config.engines), config.games_per_encounter)
         self.stop_event = threading.Event()
         self._lock = threading.Lock()
         self._slots: list[EngineSlot] = []
-        self._scores = {first.name: 0.0, second.name: 0.0}
         self._done = 0
         self._pgn: TextIO | None = None
-        self._first_round = 1
+        self._round_offset = 0
+        self._decision: SprtState | None = None
+        #: Every finished game, for ``--results``.
+        self.game_log: list[dict[str, Any]] = []
         self._ignoring_sigint: signal.Handlers | Callable[..., object] | int | None = None
         self._ignoring_sigterm: signal.Handlers | Callable[..., object] | int | None = None
 
@@ -435,40 +620,79 @@ class Match:
             self._ignoring_sigint = signal.signal(signal.SIGINT, signal.SIG_IGN)
             self._ignoring_sigterm = signal.signal(signal.SIGTERM, signal.SIG_IGN)
 
-    def _start_engines(self, pairs: int) -> Iterator[tuple[EngineSlot, EngineSlot]]:
+    def _start_engines(self, sets: int) -> Iterator[tuple[EngineSlot, ...]]:
         config = self.config
-        for _ in range(pairs):
-            pair = tuple(
+        for _ in range(sets):
+            engines = tuple(
                 EngineSlot(spec, config.handshake_timeout, config.log_dir, self.stop_event)
                 for spec in config.engines
             )
-            self._slots.extend(pair)
-            for slot in pair:
+            self._slots.extend(engines)
+            for slot in engines:
                 try:
                     slot.get()
                 except EngineError as error:
                     raise MatchError(f"engine {slot.spec.name!r} did not start: {error}") from None
-            yield pair[0], pair[1]
+            yield engines
+
+    def _resume(self, result: MatchResult) -> list[ScheduledGame]:
+        """The games still to play; with ``resume``, those of the PGN are counted first."""
+        config = self.config
+        if not config.resume:
+            if config.pgn is not None:
+                self._round_offset = count_pgn_games(config.pgn)
+            return self.schedule
+        assert config.pgn is not None
+        try:
+            text = config.pgn.read_text(encoding="utf-8", errors="replace")
+        except FileNotFoundError:
+            text = ""
+        except OSError as error:
+            raise MatchError(f"--resume: cannot read {config.pgn}: {error.strerror}") from None
+        played = read_played(text)
+        try:
+            remaining = check_resume(self.schedule, self.names, played)
+        except ValueError as error:
+            raise MatchError(f"--resume {config.pgn}: {error}") from None
+        offsets = [p.round - p.number for p in played.values() if p.round is not None]
+        self._round_offset = offsets[0] if offsets else 0
+        by_number = {game.number: game for game in self.schedule}
+        for number, found in sorted(played.items()):
+            self.tally.add(by_number[number], found.result)
+            self.game_log.append(
+                {
+                    "number": number,
+                    "round": by_number[number].round,
+                    "red": found.red,
+                    "black": found.black,
+                    "result": found.result,
+                    "from_pgn": True,
+                }
+            )
+        result.resumed = len(played)
+        self._done = len(played)
+        return remaining
 
     def run(self) -> MatchResult:
         config = self.config
-        records: list[GameRecord | None] = [None] * config.games
-        result = MatchResult([], "", config.games)
+        result = MatchResult([], "", len(self.schedule))
+        records: list[GameRecord | None] = []
         try:
-            if config.pgn is not None:
-                self._first_round = count_pgn_games(config.pgn) + 1
-            free: queue.Queue[tuple[EngineSlot, EngineSlot]] = queue.Queue()
-            for pair in self._start_engines(min(config.concurrency, config.games)):
-                free.put(pair)
+            remaining = self._resume(result)
+            records = [None] * len(remaining)
+            free: queue.Queue[tuple[EngineSlot, ...]] = queue.Queue()
+            if remaining:
+                for engines in self._start_engines(min(config.concurrency, len(remaining))):
+                    free.put(engines)
             if config.pgn is not None:
                 # Appended to, never truncated: an earlier match's games stay.
                 self._pgn = config.pgn.open("a", encoding="utf-8")
                 self._pgn.write(_pgn_separator(config.pgn))
-            pool = ThreadPoolExecutor(max_workers=free.qsize(), thread_name_prefix="game")
+            pool = ThreadPoolExecutor(max_workers=max(1, free.qsize()), thread_name_prefix="game")
             futures: list[Future[None]] = []
             try:
-                for index in range(config.games):
-                    futures.append(pool.submit(self._play, index, free, records))
+                for index, game in enumerate(remaining):
+                    futures.append(pool.submit(self._play, index, game, free, records))
                 for future in futures:
                     future.result()
             except KeyboardInterrupt as interrupt:
@@ -493,37 +717,41 @@ class Match:
                 signal.signal(signal.SIGINT, self._ignoring_sigint)
                 signal.signal(signal.SIGTERM, self._ignoring_sigterm)
         result.records = [r for r in records if r is not None]
+        result.decision = self._decision
         return result
 
     def _play(
         self,
         index: int,
-        free: queue.Queue[tuple[EngineSlot, EngineSlot]],
+        scheduled: ScheduledGame,
+        free: queue.Queue[tuple[EngineSlot, ...]],
         records: list[GameRecord | None],
     ) -> None:
         if self.stop_event.is_set():
             return
         config = self.config
-        pair = free.get()
+        engines = free.get()
         try:
-            a, b = pair
-            # Colours alternate; each opening is played twice in a row, once with each colour.
-            red, black = (a, b) if index % 2 == 0 else (b, a)
-            opening = config.openings[(index // 2) % len(config.openings)]
+            adjudicator = None
+            if config.draw is not None or config.resign is not None:
+                adjudicator = Adjudicator(config.draw, config.resign)
             record = play_game(
-                self._first_round + index,
-                opening,
-                red,
-                black,
+                self._round_offset + scheduled.number,
+                self.book.opening(scheduled.opening),
+                engines[scheduled.red],
+                engines[scheduled.black],
                 config.limit,
                 config.move_limit,
                 config.max_plies,
                 config.rules,
                 config.forbidden_run,
                 self.stop_event,
+                players=(self.players[scheduled.red], self.players[scheduled.black]),
+                adjudicator=adjudicator,
+                match_game=scheduled.number,
             )
         finally:
-            free.put(pair)
+            free.put(engines)
         if record is None:  # cut short by stop(): not scored
             return
         with self._lock:
@@ -531,18 +759,89 @@ class Match:
             if self._pgn is not None:
                 self._pgn.write(record.pgn(config.event, config.pgn_comments) + "\n")
                 self._pgn.flush()
-            first, second = self.names
-            self._scores[first] += record.score_for(first)
-            self._scores[second] += record.score_for(second)
+            self.tally.add(scheduled, record.result)
+            self.game_log.append(
+                {
+                    "number": scheduled.number,
+                    "round": scheduled.round,
+                    "red": record.red,
+                    "black": record.black,
+                    "result": record.result,
+                    "termination": record.termination,
+                    "plies": len(record.moves),
+                    "opening": record.opening.text(),
+                    "comment": record.comment,
+                }
+            )
             self._done += 1
+            total = len(self.schedule)
             print(
-                f"game {index + 1}/{config.games}: {record.red} vs {record.black}: "
+                f"game {scheduled.number}/{total}: {record.red} vs {record.black}: "
                 f"{record.result} {record.termination} ({len(record.moves)} plies) | "
-                f"score {first} {self._scores[first]:g} - {self._scores[second]:g} "
-                f"{second} ({self._done}/{config.games} played)",
+                f"{self.score_line()} ({self._done}/{total} played)",
                 file=self.out,
                 flush=True,
             )
+            if config.rating_interval and self._done % config.rating_interval == 0:
+                for line in self.statistics():
+                    print(line, file=self.out, flush=True)
+            if config.sprt is not None and self._decision is None:
+                state = config.sprt.state(self._sprt_sample())
+                if state.accepted is not None:
+                    self._decision = state
+                    print(
+                        f"SPRT: {state.accepted} accepted ({state.text()}) after "
+                        f"{self._done} games; the match stops",
+                        file=self.out,
+                        flush=True,
+                    )
+                    self.stop()
+
+    def _sprt_sample(self) -> Trinomial | Pentanomial:
+        """The first engine's results against the second, in pairs when games are paired."""
+        if self.config.games_per_encounter == 2:
+            return self.tally.pentanomial(0, 1)
+        return self.tally.trinomial(0, 1)
+
+    def score_line(self) -> str:
+        """``score A 3 - 2 B`` for two engines, else ``A 3, B 2.5, C 0.5``."""
+        points = [self.tally.total(i).points for i in range(len(self.names))]
+        if len(self.names) == 2:
+            return f"score {self.names[0]} {points[0]:g} - {points[1]:g} {self.names[1]}"
+        return ", ".join(f"{name} {p:g}" for name, p in zip(self.names, points, strict=True))
+
+    def pairings(self) -> list[tuple[int, int]]:
+        """The engine pairs that have played, first engine first."""
+        return [
+            (a, b)
+            for a in range(len(self.names))
+            for b in range(a + 1, len(self.names))
+            if self.tally.trinomial(a, b).games
+        ]
+
+    def statistics(self) -> list[str]:
+        """The statistics block, one pairing after the other (see :mod:`xqadj.stats`)."""
+        lines = []
+        for a, b in self.pairings():
+            games = self.tally.trinomial(a, b)
+            pairs = self.tally.pentanomial(a, b)
+            lines.append(
+                f"Results of {self.names[a]} vs {self.names[b]}: {games.games} games, "
+                f"{games.wins} wins {games.losses} losses {games.draws} draws, "
+                f"{games.points:g} points ({games.score * 100:.1f} %)"
+            )
+            sample: Trinomial | Pentanomial = pairs if pairs.pairs else games
+            estimate = elo_estimate(sample)
+            basis = f"{pairs.pairs} pairs" if pairs.pairs else f"{games.games} games"
+            lines.append(f"  {estimate.text()} ({basis})")
+            if self.config.games_per_encounter == 2:
+                counts = ", ".join(str(c) for c in pairs.counts())
+                lines.append(f"  Ptnml(0-2): [{counts}]")
+        sprt = self.config.sprt
+        if sprt is not None:
+            state = self._decision or sprt.state(self._sprt_sample())
+            lines.append(f"  SPRT ({sprt.text()}): {state.text()}")
+        return lines
 
 
 def run_match(config: MatchConfig, out: TextIO = sys.stdout) -> MatchResult:
@@ -559,16 +858,88 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         nargs="+",
         required=True,
         metavar="KEY=VALUE",
-        help="an engine, given twice: cmd=<command line> [proto=uci|ucci] "
-        "[notation=iccs|fairy] [name=<name>] [timeunit=ms|s] [option.<Name>=<value> ...]",
+        help="an engine, once for each (two or more): cmd=<command line> [args=<arguments>] "
+        "[dir=<folder>] [name=<name>] [proto=uci|ucci] [notation=iccs|fairy] "
+        "[tc=MOVES/TIME+INC | st=SECONDS] [timemargin=MS] [depth=N] [nodes=N] "
+        "[timeunit=ms|s] [option.<Name>=<value> ...]",
     )
-    parser.add_argument("--games", type=int, default=2, help="games to play (default 2)")
+    parser.add_argument(
+        "--each",
+        action="extend",
+        nargs="+",
+        default=[],
+        metavar="KEY=VALUE",
+        help="settings for every engine, as --engine takes them (an engine's own win)",
+    )
+    parser.add_argument(
+        "--tc",
+        metavar="MOVES/TIME+INC",
+        help="a clock for every engine, in seconds (40/60+0.6, 10+0.1): --each tc=…",
+    )
+    parser.add_argument(
+        "--tournament",
+        choices=TOURNAMENTS,
+        default="round-robin",
+        help="with three engines or more: the first against each other one (gauntlet) or "
+        "everyone against everyone (round-robin, the default)",
+    )
+    parser.add_argument(
+        "--rounds", type=int, help="rounds to play: each pairing plays one encounter a round"
+    )
+    parser.add_argument(
+        "--games",
+        type=int,
+        default=2,
+        help="games an encounter: 2 (the default: each opening with both colours, a game "
+        "pair) or 1; without --rounds, a number above 2 is the games of a two-engine match",
+    )
+    parser.add_argument("--repeat", action="store_true", help="the same as --games 2")
     parser.add_argument("--concurrency", type=int, default=1, help="games at once (default 1)")
     parser.add_argument(
         "--openings",
-        type=Path,
-        help="file of openings, one a line: "
-        "'startpos [moves ...]' or 'fen <FEN> [moves ...]' (ICCS)",
+        nargs="+",
+        metavar="KEY=VALUE",
+        help="file=F [format=epd|pgn] [order=sequential|random] [plies=N] [start=K], or a "
+        "file alone: EPD/FEN lines, 'startpos|fen <FEN> [moves ...]' lines, or PGN games",
+    )
+    parser.add_argument(
+        "--seed", type=int, help="the seed for --openings order=random (default: a random one)"
+    )
+    parser.add_argument(
+        "--sprt",
+        nargs="+",
+        metavar="KEY=VALUE",
+        help="elo0=E0 elo1=E1 [alpha=0.05] [beta=0.05] [model=normalized|logistic]: stop the "
+        "match when the SPRT on the game pairs accepts H0 or H1 (two engines)",
+    )
+    parser.add_argument(
+        "--ratinginterval",
+        type=int,
+        default=0,
+        metavar="N",
+        help="print the statistics every N games (default 0: at the end only)",
+    )
+    parser.add_argument(
+        "--draw",
+        nargs="+",
+        metavar="KEY=VALUE",
+        help="movenumber=N movecount=C score=S: adjudicate a draw when both engines' scores "
+        "stay within S cp for C moves each, from move N on",
+    )
+    parser.add_argument(
+        "--resign",
+        nargs="+",
+        metavar="KEY=VALUE",
+        help="movecount=C score=S [twosided=true]: adjudicate a loss for an engine whose score "
+        "stays S cp or more below zero for C of its moves",
+    )
+    parser.add_argument(
+        "--results", type=Path, metavar="FILE", help="write every game and the statistics as JSON"
+    )
+    parser.add_argument(
+        "--resume",
+        action="store_true",
+        help="go on with the match whose first games the --pgn file holds (same options)",
     )
     limit = parser.add_mutually_exclusive_group()
     limit.add_argument(
@@ -608,8 +979,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--pgn",
         type=Path,
-        help="append the games to this PGN file (an existing file is kept; rounds go on "
-        "counting)",
+        help="append the games to this PGN file (an existing file is kept; rounds go on counting)",
     )
     parser.add_argument(
         "--no-pgn-comments",
@@ -631,10 +1001,22 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def _check_arguments(args: argparse.Namespace) -> str | None:
     """What is wrong with the arguments, or None."""
-    if len(args.engine) != 2:
-        return "give --engine exactly twice"
+    if len(args.engine) < 2:
+        return "give --engine at least twice"
     if args.games < 1 or args.concurrency < 1:
         return "--games and --concurrency must be at least 1"
+    if args.rounds is not None and args.rounds < 1:
+        return "--rounds must be at least 1"
+    if args.rounds is not None and args.games not in (1, 2):
+        return "--games must be 1 or 2 with --rounds"
+    if args.games > 2 and len(args.engine) > 2:
+        return "--games must be 1 or 2 with more than two engines (give --rounds)"
+    if args.ratinginterval < 0:
+        return "--ratinginterval must be at least 0"
+    if args.sprt is not None and len(args.engine) != 2:
+        return "--sprt needs exactly two engines"
+    if args.resume and args.pgn is None:
+        return "--resume needs the --pgn file of the match to go on with"
     if args.move_limit < 0:
         return "--move-limit must be at least 0"
     if args.max_plies < 1:
@@ -670,35 +1052,48 @@ def _on_sigterm(signum: int, frame: object) -> None:
     raise _Terminated()
 
 
-def main(args: argparse.Namespace) -> int:
-    problem = _check_arguments(args)
-    if problem:
-        print(f"xqadj match: {problem}", file=sys.stderr)
-        return 2
-    option = "--engine"
-    try:
-        engines = (EngineSpec.parse(args.engine[0]), EngineSpec.parse(args.engine[1]))
-        option = "--openings"
-        openings = read_openings(args.openings) if args.openings else [Opening()]
-        option = "--log"
-        if args.log is not None:
-            args.log.mkdir(parents=True, exist_ok=True)
-    except ValueError as error:
-        print(f"xqadj match: {error}", file=sys.stderr)
-        return 2
-    except OSError as error:
-        print(f"xqadj match: {option} {error.filename}: {error.strerror}", file=sys.stderr)
-        return 2
+def _configure(args: argparse.Namespace) -> tuple[MatchConfig, list[str]]:
+    """The match the arguments ask for, and notes for the user; raises ValueError (or
+    OSError, with ``args._option`` naming the option at fault)."""
+    notes = []
+    args._option = "--engine"
+    each = list(args.each) + ([f"tc={args.tc}"] if args.tc else [])
+    configs = engine_configs(args.engine, each)
+    games_per_encounter = 2 if args.repeat else args.games
+    if args.rounds is None and games_per_encounter > 2:
+        # The older --games N: N games of a two-engine match, each opening twice.
+        games = schedule(2, rounds=math.ceil(args.games / 2), games=2, limit=args.games)
+        games_per_encounter = 2
+    else:
+        games = schedule(len(configs), args.tournament, args.rounds or 1, games_per_encounter)
+    args._option = "--openings"
+    book = OpeningBook()
+    if args.openings:
+        spec = OpeningsSpec.parse(args.openings)
+        seed = args.seed
+        if spec.order == "random" and seed is None:
+            seed = int.from_bytes(os.urandom(4), "big") >> 1
+            notes.append(f"openings shuffled with --seed {seed} (give it to --resume this match)")
+        book = spec.book(seed)
+    args._option = "--sprt"
+    sprt = Sprt.parse(args.sprt) if args.sprt else None
+    args._option = "--draw"
+    draw = DrawRule.parse(args.draw) if args.draw else None
+    args._option = "--resign"
+    resign = ResignRule.parse(args.resign) if args.resign else None
+    args._option = "--log"
+    if args.log is not None:
+        args.log.mkdir(parents=True, exist_ok=True)
     limit = SearchLimit(args.movetime, args.depth, args.nodes)
     if args.timeout is not None:
         limit.grace = limit.search_timeout = args.timeout
     if limit.movetime is None and limit.depth is None and limit.nodes is None:
         limit.movetime = 100
     config = MatchConfig(
-        engines,
-        args.games,
+        [c.spec() for c in configs],
+        len(games),
         args.concurrency,
-        openings,
+        book.openings,
         limit,
         args.move_limit,
         args.max_plies,
@@ -709,7 +1104,109 @@ def main(args: argparse.Namespace) -> int:
         args.handshake_timeout,
         args.log,
         args.pgn_comments,
+        players=[Player.of(c) for c in configs],
+        schedule=games,
+        book=book,
+        games_per_encounter=games_per_encounter,
+        sprt=sprt,
+        rating_interval=args.ratinginterval,
+        draw=draw,
+        resign=resign,
+        resume=args.resume,
+        results=args.results,
     )
+    return config, notes
+
+
+def _finite(value: float) -> float | None:
+    """A float for JSON (which has no infinity): None when infinite."""
+    return round(value, 4) if math.isfinite(value) else None
+
+
+def results_document(match: Match, result: MatchResult) -> dict[str, Any]:
+    """What ``--results`` writes: the engines, the games and the statistics."""
+    config = match.config
+    statistics = []
+    for a, b in match.pairings():
+        games = match.tally.trinomial(a, b)
+        pairs = match.tally.pentanomial(a, b)
+        estimate = elo_estimate(pairs if pairs.pairs else games)
+        statistics.append(
+            {
+                "engines": [match.names[a], match.names[b]],
+                "games": games.games,
+                "wins": games.wins,
+                "draws": games.draws,
+                "losses": games.losses,
+                "points": games.points,
+                "score": _finite(games.score),
+                "pentanomial": list(pairs.counts()) if config.games_per_encounter == 2 else None,
+                "elo": _finite(estimate.elo),
+                "elo_error": _finite(estimate.error),
+                "nelo": _finite(estimate.nelo),
+                "nelo_error": _finite(estimate.nelo_error),
+                "los": _finite(estimate.los),
+            }
+        )
+    sprt = None
+    if config.sprt is not None:
+        state = result.decision or config.sprt.state(match._sprt_sample())
+        sprt = {
+            "elo0": config.sprt.elo0,
+            "elo1": config.sprt.elo1,
+            "alpha": config.sprt.alpha,
+            "beta": config.sprt.beta,
+            "model": config.sprt.model,
+            "llr": _finite(state.llr),
+            "lower": _finite(state.lower),
+            "upper": _finite(state.upper),
+            "accepted": state.accepted,
+        }
+    return {
+        "engines": [
+            {
+                "name": name,
+                "command": spec.command,
+                "protocol": spec.protocol,
+                "tc": None if player.time_control is None else player.time_control.text(),
+                "depth": player.depth,
+                "nodes": player.nodes,
+            }
+            for name, spec, player in zip(match.names, config.engines, match.players, strict=True)
+        ],
+        "games_per_encounter": config.games_per_encounter,
+        "scheduled": len(match.schedule),
+        "played": match.tally.played,
+        "resumed": result.resumed,
+        "stopped": result.stopped or None,
+        "games": sorted(match.game_log, key=lambda game: int(game["number"])),
+        "statistics": statistics,
+        "sprt": sprt,
+    }
+
+
+def _write_results(path: Path, document: dict[str, Any]) -> None:
+    """Write the JSON next to ``path`` and rename it there: never half a file."""
+    temporary = path.with_name(path.name + ".part")
+    temporary.write_text(json.dumps(document, indent=2) + "\n", encoding="utf-8")
+    os.replace(temporary, path)
+
+
+def main(args: argparse.Namespace) -> int:
+    problem = _check_arguments(args)
+    if problem:
+        print(f"xqadj match: {problem}", file=sys.stderr)
+        return 2
+    try:
+        config, notes = _configure(args)
+    except ValueError as error:
+        print(f"xqadj match: {error}", file=sys.stderr)
+        return 2
+    except OSError as error:
+        print(f"xqadj match: {args._option} {error.filename}: {error.strerror}", file=sys.stderr)
+        return 2
+    for note in notes:
+        print(f"xqadj match: {note}", flush=True)
     previous = None
     if threading.current_thread() is threading.main_thread():
         previous = signal.signal(signal.SIGTERM, _on_sigterm)
@@ -725,14 +1222,22 @@ def main(args: argparse.Namespace) -> int:
     finally:
         if previous is not None:
             signal.signal(signal.SIGTERM, previous)
-    first, second = match.names
-    summary = (
-        f"final: {first} {result.scores(first):g} - {result.scores(second):g} {second} "
-        f"over {len(result.records)} games"
-    )
-    if result.stopped:
-        summary += f" ({result.stopped}: {result.planned - len(result.records)} not played)"
+    played = match.tally.played
+    summary = f"final: {match.score_line().removeprefix('score ')} over {played} games"
+    if result.resumed:
+        summary += f" ({result.resumed} of them from {config.pgn})"
+    if result.decision is not None:
+        summary += f" (SPRT: {result.decision.accepted} accepted)"
+    elif result.stopped:
+        summary += f" ({result.stopped}: {result.planned - played} not played)"
+    if config.results is not None:
+        try:
+            _write_results(config.results, results_document(match, result))
+        except OSError as error:
+            print(f"xqadj match: --results {config.results}: {error.strerror}", file=sys.stderr)
     try:
+        for line in match.statistics():
+            print(line, flush=True)
         print(summary, flush=True)
     except BrokenPipeError:
         result.stopped = "output closed"
@@ -749,14 +1254,13 @@ def main(args: argparse.Namespace) -> int:
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
         print(
-            f"xqadj match: output closed; stopped after {len(result.records)} games "
-            f"({summary})",
+            f"xqadj match: output closed; stopped after {played} games ({summary})",
             file=sys.stderr,
         )
         return 141
     if result.stopped == "interrupted":
         print(
-            f"xqadj match: interrupted; {len(result.records)} finished games kept",
+            f"xqadj match: interrupted; {played} finished games kept",
             file=sys.stderr,
         )
         return 128 + int(result.signal)

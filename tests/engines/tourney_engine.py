@@ -1,0 +1,151 @@
+"""A fake UCI/UCCI engine for the tournament tests: it thinks as long as it is told, reports a
+score, and logs what it is sent.
+
+It answers ``uci`` and ``ucci`` (announcing ``option usemillisec`` with ``--usemillisec``), and
+to ``go`` it waits ``--think`` milliseconds (``--think-at PLY:MS`` for one ply of the game;
+a ``stop`` cuts the wait short), prints ``info depth 1 score cp S`` (``--score S``;
+``--score-at PLY:S`` for one ply; ``--no-score`` for none), then ``bestmove`` with a legal move:
+the ``--script`` move for that ply (the number of moves in the last ``position``), else the first
+legal one, or a random one with ``--seed``.  ``--log FILE`` appends every line received.
+``--deaf-after N`` answers only the first N ``isready`` (then it hangs before a search).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import select
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+
+from xqadj.board import STARTING_FEN, Board, Move  # noqa: E402
+
+
+def pairs(values: list[str]) -> dict[int, int]:
+    result = {}
+    for value in values:
+        ply, _, amount = value.partition(":")
+        result[int(ply)] = int(amount)
+    return result
+
+
+class Input:
+    """stdin read line by line without Python's buffering, so that select() can wait on it."""
+
+    def __init__(self) -> None:
+        self.buffer = b""
+
+    def line(self, timeout: float | None = None) -> str | None:
+        """The next line; "" at end of input; None if none came within ``timeout``."""
+        deadline = None if timeout is None else time.monotonic() + timeout
+        while b"\n" not in self.buffer:
+            wait = None if deadline is None else max(0.0, deadline - time.monotonic())
+            ready, _, _ = select.select([0], [], [], wait)
+            if not ready:
+                return None
+            chunk = os.read(0, 4096)
+            if not chunk:
+                if self.buffer:
+                    line, self.buffer = self.buffer, b""
+                    return line.decode()
+                return ""
+            self.buffer += chunk
+        line, _, self.buffer = self.buffer.partition(b"\n")
+        return line.decode().strip() or " "
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--think", type=int, default=0)
+    parser.add_argument("--think-at", action="append", default=[])
+    parser.add_argument("--score", type=int, default=0)
+    parser.add_argument("--score-at", action="append", default=[])
+    parser.add_argument("--no-score", action="store_true")
+    parser.add_argument("--seed", type=int)
+    parser.add_argument("--usemillisec", action="store_true")
+    parser.add_argument("--log")
+    parser.add_argument("--script", default="")
+    parser.add_argument("--deaf-after", type=int, default=-1)
+    args = parser.parse_args()
+    readies = 0
+    script = args.script.split()
+    think_at, score_at = pairs(args.think_at), pairs(args.score_at)
+    chooser = random.Random(args.seed) if args.seed is not None else None
+    log = open(args.log, "a", encoding="utf-8") if args.log else None
+    board, ply = Board(), 0
+    source = Input()
+    quitting = False
+
+    def say(text: str) -> None:
+        sys.stdout.write(text + "\n")
+        sys.stdout.flush()
+
+    while True:
+        line = source.line()
+        if line == "" or line is None:
+            break
+        line = line.strip()
+        if log:
+            log.write(line + "\n")
+            log.flush()
+        tokens = line.split()
+        if not tokens:
+            continue
+        if tokens[0] in ("uci", "ucci"):
+            say("id name tourney-fake")
+            if args.usemillisec and tokens[0] == "ucci":
+                say("option usemillisec type check default false")
+            say("uciok" if tokens[0] == "uci" else "ucciok")
+        elif tokens[0] == "isready":
+            readies += 1
+            if args.deaf_after < 0 or readies <= args.deaf_after:
+                say("readyok")
+        elif tokens[0] == "position":
+            moves = tokens[tokens.index("moves") + 1 :] if "moves" in tokens else []
+            head = tokens[1 : tokens.index("moves")] if "moves" in tokens else tokens[1:]
+            board = Board(STARTING_FEN if head == ["startpos"] else " ".join(head[1:]))
+            for text in moves:
+                board.push(Move.from_iccs(text))
+            ply = len(moves)
+        elif tokens[0] == "go":
+            think = think_at.get(ply, args.think) / 1000
+            deadline = time.monotonic() + think
+            while True:  # think, but listen for stop (and isready) meanwhile
+                remaining = deadline - time.monotonic()
+                if remaining <= 0:
+                    break
+                pending = source.line(remaining)
+                if pending is None:
+                    break
+                if log and pending.strip():
+                    log.write(pending.strip() + "\n")
+                    log.flush()
+                if pending == "" or pending.strip() == "quit":
+                    quitting = True
+                    break
+                if pending.strip() == "stop":
+                    break
+                if pending.strip() == "isready":
+                    say("readyok")
+            if not args.no_score:
+                say(f"info depth 1 score cp {score_at.get(ply, args.score)} pv")
+            legal = board.legal_moves()
+            if ply < len(script):
+                say(f"bestmove {script[ply]}")
+            elif not legal:
+                say("bestmove (none)")
+            else:
+                move = chooser.choice(legal) if chooser else legal[0]
+                say(f"bestmove {move.iccs()}")
+            if quitting:
+                break
+        elif tokens[0] == "quit":
+            break
+
+
+if __name__ == "__main__":
+    main()

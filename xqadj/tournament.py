@@ -1,0 +1,432 @@
+"""Engines, schedules and the running tally of ``xqadj match``, as pure functions.
+
+**Engines.** ``--engine KEY=VALUE …`` once per engine, two or more; ``--each KEY=VALUE …``
+gives settings to every engine (an engine's own setting wins).  The keys are cutechess-cli's
+and fastchess':
+
+========================  =========================================================
+``cmd=COMMAND``           the engine's command line (required; split as a shell does)
+``args=ARGS``             more arguments after the command (split as a shell does)
+``dir=DIR``               the directory to start the engine in
+``name=NAME``             its name in the output and the PGN (default: the command's)
+``proto=uci|ucci``        its protocol (default ``uci``)
+``notation=iccs|fairy``   UCI move ranks 0–9 (``iccs``, default) or 1–10 (``fairy``)
+``tc=MOVES/TIME+INC``     a clock (see :mod:`xqadj.timecontrol`); ``tc=TIME+INC`` too
+``st=SECONDS``            a fixed time a move (not with ``tc``)
+``timemargin=MS``         milliseconds an engine may overrun its clock without losing
+``depth=N``, ``nodes=N``  a search limit, alone or with a clock
+``option.NAME=VALUE``     an engine option (``setoption``)
+``timeunit=ms|s``         a UCCI engine's ``go time`` unit when it offers no ``usemillisec``
+========================  =========================================================
+
+**Schedules.** Every *encounter* is two engines playing one opening: ``--games 2`` (the
+default) plays it twice, the colours swapped, and the two games make a *pair* for the
+pentanomial statistics; ``--games 1`` plays it once, the colours alternating from round to
+round.  ``--repeat`` is ``--games 2``.  A round is one encounter of every pairing: the two
+engines of a head-to-head match; the first engine against each other one in a
+``--tournament gauntlet``; everyone against everyone in a ``round-robin``.  ``--rounds N``
+plays N rounds; each encounter takes the next opening of the book.
+
+>>> [(g.number, g.round, g.red, g.black, g.opening) for g in schedule(2, rounds=2)]
+[(1, 1, 0, 1, 0), (2, 1, 1, 0, 0), (3, 2, 0, 1, 1), (4, 2, 1, 0, 1)]
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shlex
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from xqadj.engine import NOTATIONS, PROTOCOLS, TIME_UNITS, EngineSpec
+from xqadj.stats import Pentanomial, Trinomial
+from xqadj.timecontrol import TimeControl
+
+__all__ = [
+    "ENGINE_KEYS",
+    "MATCH_GAME_TAG",
+    "TOURNAMENTS",
+    "EngineConfig",
+    "PlayedGame",
+    "ScheduledGame",
+    "Tally",
+    "check_resume",
+    "engine_configs",
+    "game_points",
+    "parse_settings",
+    "read_played",
+    "schedule",
+]
+
+#: The ``--engine``/``--each`` keys, ``option.<Name>`` aside.
+ENGINE_KEYS = (
+    "cmd",
+    "args",
+    "dir",
+    "name",
+    "proto",
+    "notation",
+    "tc",
+    "st",
+    "timemargin",
+    "depth",
+    "nodes",
+    "timeunit",
+)
+TOURNAMENTS = ("gauntlet", "round-robin")
+
+
+def parse_settings(tokens: Sequence[str], what: str = "engine") -> dict[str, str]:
+    """``KEY=VALUE`` tokens as a dict, the keys checked (``option.<Name>`` kept as is)."""
+    settings: dict[str, str] = {}
+    for token in tokens:
+        key, sep, value = token.partition("=")
+        if not sep:
+            raise ValueError(f"{what} setting {token!r} is not key=value")
+        if key.startswith("option."):
+            if not key[len("option.") :]:
+                raise ValueError(f"{what} setting {token!r}: option. needs a name")
+        elif key not in ENGINE_KEYS:
+            raise ValueError(
+                f"unknown {what} setting {key!r}: expected {', '.join(ENGINE_KEYS)} or "
+                "option.<Name>"
+            )
+        settings[key] = value
+    return settings
+
+
+def _count(settings: dict[str, str], key: str, least: int) -> int | None:
+    if key not in settings:
+        return None
+    try:
+        value = int(settings[key])
+    except ValueError:
+        raise ValueError(f"{key} must be a whole number, got {settings[key]!r}") from None
+    if value < least:
+        raise ValueError(f"{key} must be at least {least}, got {value}")
+    return value
+
+
+@dataclass(frozen=True)
+class EngineConfig:
+    """One engine of the match and how it plays."""
+
+    name: str
+    command: tuple[str, ...]
+    protocol: str = "uci"
+    notation: str = "iccs"
+    directory: Path | None = None
+    #: Its clock (``tc``) or fixed time a move (``st``), or None.
+    time_control: TimeControl | None = None
+    timemargin_ms: int = 0
+    depth: int | None = None
+    nodes: int | None = None
+    options: dict[str, str] = field(default_factory=dict)
+    time_unit: str = "ms"
+
+    @classmethod
+    def from_settings(cls, settings: dict[str, str]) -> EngineConfig:
+        """An engine from its merged settings (see :func:`parse_settings`)."""
+        if not settings.get("cmd", "").strip():
+            raise ValueError("an engine needs cmd=<command line>")
+        command = shlex.split(settings["cmd"]) + shlex.split(settings.get("args", ""))
+        protocol = settings.get("proto", "uci").lower()
+        if protocol not in PROTOCOLS:
+            raise ValueError(f"proto must be uci or ucci, got {protocol!r}")
+        notation = settings.get("notation", "iccs").lower()
+        if notation not in NOTATIONS:
+            raise ValueError(f"notation must be iccs or fairy, got {notation!r}")
+        if protocol == "ucci" and notation != "iccs":
+            raise ValueError("UCCI engines use iccs notation (ranks 0-9)")
+        if "tc" in settings and "st" in settings:
+            raise ValueError("give an engine tc= or st=, not both")
+        control = None
+        if "tc" in settings:
+            control = TimeControl.parse(settings["tc"])
+        elif "st" in settings:
+            control = TimeControl.fixed(settings["st"])
+        margin = _count(settings, "timemargin", 0) or 0
+        time_unit = settings.get("timeunit", "ms").lower()
+        if time_unit not in TIME_UNITS:
+            raise ValueError(f"timeunit must be ms or s, got {time_unit!r}")
+        directory = Path(settings["dir"]) if settings.get("dir") else None
+        options = {
+            key[len("option.") :]: value
+            for key, value in settings.items()
+            if key.startswith("option.")
+        }
+        return cls(
+            settings.get("name") or os.path.basename(command[0]),
+            tuple(command),
+            protocol,
+            notation,
+            directory,
+            control,
+            margin,
+            _count(settings, "depth", 1),
+            _count(settings, "nodes", 1),
+            options,
+            time_unit,
+        )
+
+    def spec(self) -> EngineSpec:
+        """How :class:`~xqadj.engine.Engine` starts and talks to it."""
+        return EngineSpec(
+            list(self.command),
+            self.protocol,
+            self.notation,
+            self.name,
+            dict(self.options),
+            self.time_unit,
+            self.directory,
+        )
+
+    def limits_text(self) -> str:
+        """How it searches, for the match header: ``tc=10+0.1 depth=8``."""
+        parts = []
+        if self.time_control is not None:
+            control = self.time_control
+            key = "st" if control.movetime_ms is not None else "tc"
+            value = control.text().removesuffix("/move")
+            parts.append(f"{key}={value}")
+        if self.depth is not None:
+            parts.append(f"depth={self.depth}")
+        if self.nodes is not None:
+            parts.append(f"nodes={self.nodes}")
+        return " ".join(parts) or "no limit"
+
+
+def engine_configs(
+    engines: Sequence[Sequence[str]], each: Sequence[str] = (), least: int = 2
+) -> list[EngineConfig]:
+    """The engines of ``--engine`` (one token list each) with ``--each`` under them; names
+    made unique (``name (2)``).  Raises ValueError naming the engine at fault."""
+    if len(engines) < least:
+        raise ValueError(f"give --engine at least {least} times")
+    shared = parse_settings(each, "--each")
+    configs: list[EngineConfig] = []
+    for number, tokens in enumerate(engines, 1):
+        try:
+            own = parse_settings(tokens)
+            base = dict(shared)
+            if "tc" in own or "st" in own:  # the engine's own time setting replaces --each's
+                base.pop("tc", None)
+                base.pop("st", None)
+            settings = {**base, **own}
+            configs.append(EngineConfig.from_settings(settings))
+        except ValueError as error:
+            raise ValueError(f"engine {number}: {error}") from None
+    seen: dict[str, int] = {}
+    unique = []
+    for config in configs:
+        count = seen.get(config.name, 0) + 1
+        seen[config.name] = count
+        if count > 1:
+            config = EngineConfig(**{**config.__dict__, "name": f"{config.name} ({count})"})
+        unique.append(config)
+    return unique
+
+
+@dataclass(frozen=True)
+class ScheduledGame:
+    """One game of the schedule; engines are indices into the engine list."""
+
+    #: 1-based, in schedule order (the PGN ``Round`` tag is ``round.game``).
+    number: int
+    round: int
+    #: 0-based number of the encounter (both games of a pair share it).
+    encounter: int
+    #: 0-based index into the opening book.
+    opening: int
+    red: int
+    black: int
+    #: 1 or 2: the game's place in its encounter.
+    leg: int = 1
+
+
+def _pairings(engines: int, tournament: str) -> list[tuple[int, int]]:
+    if tournament == "gauntlet":
+        return [(0, other) for other in range(1, engines)]
+    return [(a, b) for a in range(engines) for b in range(a + 1, engines)]
+
+
+def schedule(
+    engines: int,
+    tournament: str = "round-robin",
+    rounds: int = 1,
+    games: int = 2,
+    limit: int | None = None,
+) -> list[ScheduledGame]:
+    """The games of the match in playing order (at most ``limit`` of them)."""
+    if engines < 2:
+        raise ValueError("a match needs at least two engines")
+    if tournament not in TOURNAMENTS:
+        raise ValueError(f"--tournament must be gauntlet or round-robin, got {tournament!r}")
+    if games not in (1, 2):
+        raise ValueError(f"--games must be 1 or 2, got {games}")
+    if rounds < 1:
+        raise ValueError(f"--rounds must be at least 1, got {rounds}")
+    result: list[ScheduledGame] = []
+    encounter = 0
+    for round_number in range(1, rounds + 1):
+        for first, second in _pairings(engines, tournament):
+            if games == 2:
+                legs = [(first, second), (second, first)]
+            elif round_number % 2:
+                legs = [(first, second)]
+            else:
+                legs = [(second, first)]
+            for leg, (red, black) in enumerate(legs, 1):
+                if limit is not None and len(result) >= limit:
+                    return result
+                result.append(
+                    ScheduledGame(
+                        len(result) + 1, round_number, encounter, encounter, red, black, leg
+                    )
+                )
+            encounter += 1
+    return result
+
+
+def game_points(result: str, red: bool) -> float | None:
+    """Points for red (``red=True``) or black from a PGN result; None for ``*``."""
+    if result == "1/2-1/2":
+        return 0.5
+    if result == "1-0":
+        return 1.0 if red else 0.0
+    if result == "0-1":
+        return 0.0 if red else 1.0
+    return None
+
+
+class Tally:
+    """The results so far, per pairing: games (trinomial) and complete pairs (pentanomial)."""
+
+    def __init__(self, engines: int, games_per_encounter: int = 2) -> None:
+        self.engines = engines
+        self.games_per_encounter = games_per_encounter
+        self._games: dict[tuple[int, int], Trinomial] = {}
+        self._pairs: dict[tuple[int, int], Pentanomial] = {}
+        #: Encounter → the lower-numbered engine's points, game by game, until the pair is done.
+        self._open: dict[int, list[float]] = {}
+        self.played = 0
+
+    def add(self, game: ScheduledGame, result: str) -> None:
+        """Count a finished game (an unfinished ``*`` counts for nothing)."""
+        red_points = game_points(result, red=True)
+        if red_points is None:
+            return
+        self.played += 1
+        low, high = sorted((game.red, game.black))
+        low_points = red_points if low == game.red else 1 - red_points
+        self._games[low, high] = self._games.get((low, high), Trinomial()).add(low_points)
+        if self.games_per_encounter != 2:
+            return
+        points = self._open.setdefault(game.encounter, [])
+        points.append(low_points)
+        if len(points) == 2:
+            del self._open[game.encounter]
+            pairs = self._pairs.get((low, high), Pentanomial())
+            self._pairs[low, high] = pairs.add(points[0], points[1])
+
+    def trinomial(self, engine: int, opponent: int) -> Trinomial:
+        """``engine``'s games against ``opponent``, from its side."""
+        low, high = sorted((engine, opponent))
+        games = self._games.get((low, high), Trinomial())
+        return games if engine == low else games.flipped()
+
+    def pentanomial(self, engine: int, opponent: int) -> Pentanomial:
+        """``engine``'s complete game pairs against ``opponent``, from its side."""
+        low, high = sorted((engine, opponent))
+        pairs = self._pairs.get((low, high), Pentanomial())
+        return pairs if engine == low else pairs.flipped()
+
+    def total(self, engine: int) -> Trinomial:
+        """``engine``'s games against everyone."""
+        wins = draws = losses = 0
+        for opponent in range(self.engines):
+            if opponent != engine:
+                games = self.trinomial(engine, opponent)
+                wins, draws, losses = (
+                    wins + games.wins,
+                    draws + games.draws,
+                    losses + games.losses,
+                )
+        return Trinomial(wins, draws, losses)
+
+
+#: The PGN tag that numbers a game in its match's schedule (what ``--resume`` reads).
+MATCH_GAME_TAG = "MatchGame"
+
+_PGN_TAG = re.compile(r'^\[(\w+)\s+"((?:[^"\\]|\\.)*)"\]\s*$')
+
+
+@dataclass(frozen=True)
+class PlayedGame:
+    """A game found in a PGN file written by ``xqadj match``."""
+
+    number: int
+    red: str
+    black: str
+    result: str
+    #: The game's ``[Round]`` tag, if a number.
+    round: int | None = None
+
+
+def read_played(text: str) -> dict[int, PlayedGame]:
+    """The scheduled games already in a match's PGN text, by their ``[MatchGame]`` number
+    (games without the tag, or with an unfinished ``*`` result, are left out; a number seen
+    twice keeps its last game)."""
+    played: dict[int, PlayedGame] = {}
+    tags: dict[str, str] = {}
+
+    def finish() -> None:
+        number = tags.get(MATCH_GAME_TAG, "")
+        result = tags.get("Result", "*")
+        if number.isdigit() and result in ("1-0", "0-1", "1/2-1/2"):
+            round_text = tags.get("Round", "")
+            played[int(number)] = PlayedGame(
+                int(number),
+                tags.get("Red", ""),
+                tags.get("Black", ""),
+                result,
+                int(round_text) if round_text.isdigit() else None,
+            )
+
+    in_tags = False
+    for line in text.splitlines():
+        match = _PGN_TAG.match(line.strip())
+        if match:
+            if not in_tags:
+                finish()
+                tags = {}
+                in_tags = True
+            value = match.group(2).replace('\\"', '"').replace("\\\\", "\\")
+            tags[match.group(1)] = value
+        elif line.strip():
+            in_tags = False
+    finish()
+    return played
+
+
+def check_resume(
+    games: Sequence[ScheduledGame], names: Sequence[str], played: dict[int, PlayedGame]
+) -> list[ScheduledGame]:
+    """The scheduled games still to play, after checking that the PGN's games are this
+    schedule's (same engines, same colours); raises ValueError naming the first mismatch."""
+    by_number = {game.number: game for game in games}
+    for number, found in sorted(played.items()):
+        game = by_number.get(number)
+        if game is None:
+            raise ValueError(
+                f"the PGN has game {number}, but this match schedules {len(games)} games"
+            )
+        expected = (names[game.red], names[game.black])
+        if (found.red, found.black) != expected:
+            raise ValueError(
+                f"the PGN's game {number} is {found.red} vs {found.black}, but this match "
+                f"schedules {expected[0]} vs {expected[1]}: not the same match"
+            )
+    return [game for game in games if game.number not in played]
