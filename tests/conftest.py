@@ -3,6 +3,8 @@
 ``fairy_stockfish``: the path of a real Fairy-Stockfish engine.  The tests that need one install
 it themselves (Debian's ``fairy-stockfish`` package) when it is missing and they run as root;
 under CI a missing engine is a failure, never a silent skip.
+
+Hypothesis runs without its per-example deadline (the ``xqadj`` profile below).
 """
 
 from __future__ import annotations
@@ -13,6 +15,12 @@ import subprocess
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
+
+# Hypothesis's per-example deadline (200 ms) is a timed assertion: on a loaded machine it fails
+# examples that are correct but slow.  Speed is the benchmarks' business, not the tests'.
+settings.register_profile("xqadj", deadline=None)
+settings.load_profile("xqadj")
 
 ENGINE_NAMES = ("fairy-stockfish", "/usr/games/fairy-stockfish")
 
