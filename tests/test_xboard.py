@@ -443,3 +443,46 @@ def test_xboard_fairy_stockfish_game_through_the_proxies(
     assert match.left_running == [], f"left running after XBoard exited: {match.left_running}"
     for side in (red, black):
         assert side.stderr.read_text() == "", f"{side.name}'s proxy: {side.stderr.read_text()}"
+
+
+PONDER_ENGINE = REPO / "tests" / "xboard" / "ponder_engine.py"
+# D22 after b3b2, with Black to move: the cycle starts at Black's f2f3, and Red's b3b2 at ply 8
+# would complete the third occurrence of this position.
+D22_AFTER_B3B2 = "1r2kab2/4a4/4b4/p1p1p3p/5R3/2P2N3/P3P3P/1C2Cr3/1R3c3/2B1KA3 b"
+
+
+def test_xboard_a_ponder_position_is_not_ruled(
+    tmp_path: Path, xvfb: str, tools: dict[str, str]
+) -> None:
+    """With pondering on (XBoard's default), UCI2WB sends an engine that answered ``bestmove M
+    ponder P`` the position after P, a move the opponent has not played, with ``go ponder``::
+
+        <second: # engine said: bestmove f3f2 ponder b3b2
+        <second: # position fen <start> b - - 0 1 moves f2f3 b2b3 f3f2 b3b2 f2f3 b2b3 f3f2 b3b2
+        <second: # ponder on b3b2
+        <second: # go ponder time 297 opptime 299 movestogo 36
+        <second: 1 0 0 0 xqadj ruling result 0-1 reason perpetual-chase ply 8 offender red ...
+
+    Here P (Red's b3b2) would complete the third occurrence of the start position, Red's
+    perpetual chase, but Red plays e2e1 instead (UCI2WB then sends ``stop`` and the real
+    position), and Black resigns: the game has no repetition to rule.  XBoard must never be
+    shown a ruling: a position under ``go ponder`` is not the game (it becomes the game at
+    ``ponderhit``); on main the proxy shows the ruling above.  The pondering engine is the
+    second one, which XBoard starts only once: the first is started again for the game, and
+    UCI2WB drops the ``hard`` (ponder on) that XBoard sends the new one before the proxied
+    engine has announced its Ponder option."""
+    played = [*D22_CYCLE[1:7], f"{D22_CYCLE[7]}:{D22_CYCLE[0]}", "e2e1", "resign"]
+    black_script, red_script = scripts_for_uci2wb(D22_AFTER_B3B2, played)
+    red = proxied_scripted_engine(tmp_path, "red", red_script)
+    black_words = ["--script", " ".join(black_script), "--log", str(tmp_path / "black.in")]
+    black = proxied(tmp_path, "black", sys.executable, str(PONDER_ENGINE), *black_words)
+    match = play(tmp_path, xvfb, tools, D22_AFTER_B3B2, red, black, "-ponder")
+
+    assert '[Result "1-0"]' in match.pgn, match.output + match.debug[-3000:]
+    received = black.engine_log.read_text().splitlines()
+    game = " ".join(D22_CYCLE[1:] + D22_CYCLE[:1])
+    ponder_position = f"position fen {D22_AFTER_B3B2} - - 0 1 moves {game}"
+    assert ponder_position in received, f"no ponder on the third occurrence: {received}"
+    assert received[received.index(ponder_position) + 1].startswith("go ponder"), received
+    assert match.left_running == [], f"left running after XBoard exited: {match.left_running}"
+    assert RULING.findall(match.debug) == [], "XBoard was shown a ruling of a ponder position"
