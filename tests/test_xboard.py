@@ -7,22 +7,24 @@ match with each engine behind Debian's UCI2WB in UCCI mode and behind ``xqadj pr
 
 where ``red.sh`` is ``exec python -m xqadj proxy -- python tests/engines/scripted.py --script …``.
 The scripted engines play AXF diagram 22's perpetual chase (Red loses at the third occurrence)
-after a capture on the first move.  The proxies' ``info string`` lines reach XBoard through
+after two advisor moves and a capture.  The proxies' ``info string`` lines reach XBoard through
 UCI2WB as thinking output (``<depth> 0 0 0 <text>``): the debug file shows what the user sees in
 XBoard's engine-output window.  UCI2WB's ``debug`` flag adds its UCCI traffic to the debug file
-as ``# …`` comments.  What they send, on main (case black-completes; ``<D22>`` stands for
-``1r2kab2/4a4/4b4/p1p1p3p/5R3/2P2N3/PC2P3P/4Cr3/1R3c3/2B1KA3``, the position after the
-capture, and ``<start>`` for ``start.fen``)::
+as ``# …`` comments.  What they send, on main (case black-completes, the Black engine's traffic;
+``<start>`` stands for ``1r1akab2/9/4b4/p1p1p3p/5R3/2P2N3/PC2Pr2P/4CN3/1R2Ac3/2B1K4``, ``<D22>``
+for ``1r2kab2/4a4/4b4/p1p1p3p/5R3/2P2N3/PC2P3P/4Cr3/1R3c3/2B1KA3``, the position after the
+capture)::
 
     <second: # ucci
     <second: # position fen <start> b - - 0 1 moves
     <second: # go time 300 opptime 300 movestogo 40
-    <second: # engine said: bestmove f3f2
+    <second: # engine said: bestmove d9e8
+    <second: # position fen <start> b - - 0 1 moves d9e8 e1f0
+    <second: # engine said: bestmove f3f2                  (the capture)
     <second: # position fen <D22> w - - 0 1 moves b3b2
     ...
     <second: # position fen <D22> w - - 0 1 moves b3b2 f2f3 b2b3 f3f2 b3b2 f2f3 b2b3
-    <second: # engine said: bestmove f3f2                  (ply 9, the third occurrence)
-    <first : # engine said: info string xqadj ruling result 0-1 reason perpetual-chase ply 8 ...
+    <second: # engine said: bestmove f3f2                  (ply 11, the third occurrence)
     <first : 0 0 0 0 xqadj ruling result 0-1 reason perpetual-chase ply 8 offender red ...
     <second: # position fen <D22> w - - 0 1 moves b3b2 f2f3 b2b3 f3f2 b3b2 f2f3 b2b3 f3f2 b3b2
     black's proxy, on its stderr: xqadj proxy: error game-over b3b2 index 8: the game ended ...
@@ -31,13 +33,13 @@ So: an engine gets a ``position`` line only before its own ``go`` (never after i
 ``bestmove``); UCCI's ``position fen <FEN after the last capture or pawn step> moves <the moves
 since>``, with ``- - 0 1`` after the side to move and a bare ``moves`` when there are none;
 ``go time … opptime …`` in seconds; ``banmoves`` (the proxy's) just before ``go``.  The game
-starts at ``start.fen`` and the third occurrence is at its ply 9 (ply 8 of the FEN UCI2WB sends
-after the capture), completed by either engine's own ``bestmove``.
+starts at ``start.fen``, which both engines see, and the third occurrence is at its ply 11 (ply 8
+of the FEN UCI2WB sends after the capture), completed by either engine's own ``bestmove``.
 
 On main the test fails, twice over: the proxy in front of the engine whose own move completes the
 third occurrence never shows the ruling (the next line it gets goes past the ruling ply and is
 refused), and the other proxy, which starts a new game at every ``position fen <FEN after the
-last capture>``, rules ``ply 8`` instead of 9.
+last capture>``, rules ``ply 8`` instead of 11.
 """
 
 from __future__ import annotations
@@ -77,19 +79,23 @@ RULING = re.compile(r"^\d+ <(first |second): \d+ 0 0 0 xqadj (ruling .*)$", re.M
 # AXF/WXF diagram 22 (art. 15): Red's cannon chases Black's rook, 8 plies to the third occurrence.
 D22_FEN = "1r2kab2/4a4/4b4/p1p1p3p/5R3/2P2N3/PC2P3P/4Cr3/1R3c3/2B1KA3"
 D22_CYCLE = "b3b2 f2f3 b2b3 f3f2 b3b2 f2f3 b2b3 f3f2".split()
-# D22 one ply before, with Black to move: Black's rook takes a red knight on f2 and D22 stands.
-# Black's own f3f2 at ply 9 completes the third occurrence.
+# Both games reach the cycle after a capture on the third move (UCI2WB's lines then start at the
+# FEN after it), and both engines have seen the start position: that is where their proxies'
+# games begin, so that each can count the plies from it.
+# D22 three plies before, with Black to move: advisors d9e8 and e1f0, then Black's rook takes a
+# red knight on f2 and D22 stands.  Black's own f3f2 at ply 11 completes the third occurrence.
 BLACK_COMPLETES = (
-    "1r2kab2/4a4/4b4/p1p1p3p/5R3/2P2N3/PC2Pr2P/4CN3/1R3c3/2B1KA3 b",
-    ["f3f2", *D22_CYCLE, "b3b2", "f2f3", "resign"],
+    "1r1akab2/9/4b4/p1p1p3p/5R3/2P2N3/PC2Pr2P/4CN3/1R2Ac3/2B1K4 b",
+    ["d9e8", "e1f0", "f3f2", *D22_CYCLE, "b3b2", "f2f3", "resign"],
 )
-# D22 after b3b2, one ply before, with Red to move: Red's knight takes a black pawn on f4.  The
-# cycle starts at Black's f2f3, and Red's own b3b2 at ply 9 completes the third occurrence.
+# D22 after b3b2, three plies before, with Red to move: advisors e1f0 and d9e8, then Red's knight
+# takes a black pawn on f4.  The cycle starts at Black's f2f3, and Red's own b3b2 at ply 11
+# completes the third occurrence.
 RED_COMPLETES = (
-    "1r2kab2/4a4/4b4/p1p1p3p/5R3/2P2p3/P3P3P/1C2CrN2/1R3c3/2B1KA3 w",
-    ["g2f4", *D22_CYCLE[1:], D22_CYCLE[0], "f2f3", "resign"],
+    "1r1akab2/9/4b4/p1p1p3p/5R3/2P2p3/P3P3P/1C2CrN2/1R2Ac3/2B1K4 w",
+    ["e1f0", "d9e8", "g2f4", *D22_CYCLE[1:], D22_CYCLE[0], "f2f3", "resign"],
 )
-EXPECTED_RULING = "ruling result 0-1 reason perpetual-chase ply 9 offender red article art.15"
+EXPECTED_RULING = "ruling result 0-1 reason perpetual-chase ply 11 offender red article art.15"
 
 
 # -- the tools ------------------------------------------------------------------------------------
@@ -366,7 +372,7 @@ def test_xboard_shows_the_ruling_in_front_of_either_engine(
     tmp_path: Path, xvfb: str, tools: dict[str, str], game: tuple[str, list[str]], completer: str
 ) -> None:
     """Whichever engine's own move completes the third occurrence, XBoard shows the proxy's
-    ruling from both engines, with the ply of the game XBoard plays (9, not the 8 of the FEN
+    ruling from both engines, with the ply of the game XBoard plays (11, not the 8 of the FEN
     UCI2WB sends after the capture); the proxies follow every line (nothing on their stderr);
     and no process of the match is left when XBoard exits."""
     fen, moves = game
