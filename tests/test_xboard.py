@@ -86,14 +86,14 @@ D22_CYCLE = "b3b2 f2f3 b2b3 f3f2 b3b2 f2f3 b2b3 f3f2".split()
 # red knight on f2 and D22 stands.  Black's own f3f2 at ply 11 completes the third occurrence.
 BLACK_COMPLETES = (
     "1r1akab2/9/4b4/p1p1p3p/5R3/2P2N3/PC2Pr2P/4CN3/1R2Ac3/2B1K4 b",
-    ["d9e8", "e1f0", "f3f2", *D22_CYCLE, "b3b2", "f2f3", "resign"],
+    ["d9e8", "e1f0", "f3f2", *D22_CYCLE],
 )
 # D22 after b3b2, three plies before, with Red to move: advisors e1f0 and d9e8, then Red's knight
 # takes a black pawn on f4.  The cycle starts at Black's f2f3, and Red's own b3b2 at ply 11
 # completes the third occurrence.
 RED_COMPLETES = (
     "1r1akab2/9/4b4/p1p1p3p/5R3/2P2p3/P3P3P/1C2CrN2/1R2Ac3/2B1K4 w",
-    ["e1f0", "d9e8", "g2f4", *D22_CYCLE[1:], D22_CYCLE[0], "f2f3", "resign"],
+    ["e1f0", "d9e8", "g2f4", *D22_CYCLE[1:], D22_CYCLE[0]],
 )
 EXPECTED_RULING = "ruling result 0-1 reason perpetual-chase ply 11 offender red article art.15"
 
@@ -364,19 +364,39 @@ def rulings(debug: str, channel: str) -> list[str]:
 
 
 @pytest.mark.parametrize(
-    "game, completer",
-    [(BLACK_COMPLETES, "second"), (RED_COMPLETES, "first")],
-    ids=["black-completes", "red-completes"],
+    "game, completer, after, result",
+    [
+        # The game goes on past the ruling (XBoard does not act on it), then Red resigns: the
+        # completing side's proxy next gets a line that goes past the ruling ply.
+        (BLACK_COMPLETES, "second", ["b3b2", "f2f3", "resign"], "0-1"),
+        (RED_COMPLETES, "first", ["f2f3", "resign"], "0-1"),
+        # The game ends at once (the next engine resigns): the completing side's proxy never
+        # gets another line, so only its engine's bestmove can tell it.
+        (BLACK_COMPLETES, "second", ["resign"], "0-1"),
+        (RED_COMPLETES, "first", ["resign"], "1-0"),
+    ],
+    ids=[
+        "black-completes",
+        "red-completes",
+        "black-completes-game-ends",
+        "red-completes-game-ends",
+    ],
 )
 def test_xboard_shows_the_ruling_in_front_of_either_engine(
-    tmp_path: Path, xvfb: str, tools: dict[str, str], game: tuple[str, list[str]], completer: str
+    tmp_path: Path,
+    xvfb: str,
+    tools: dict[str, str],
+    game: tuple[str, list[str]],
+    completer: str,
+    after: list[str],
+    result: str,
 ) -> None:
-    """Whichever engine's own move completes the third occurrence, XBoard shows the proxy's
-    ruling from both engines, with the ply of the game XBoard plays (11, not the 8 of the FEN
-    UCI2WB sends after the capture); the proxies follow every line (nothing on their stderr);
-    and no process of the match is left when XBoard exits."""
+    """Whichever engine's own move completes the third occurrence, and whether or not the game
+    goes on, XBoard shows the proxy's ruling from both engines, with the ply of the game XBoard
+    plays (11, not the 8 of the FEN UCI2WB sends after the capture); the proxies follow every
+    line (nothing on their stderr); and no process of the match is left when XBoard exits."""
     fen, moves = game
-    first_script, second_script = scripts_for_uci2wb(fen, moves)
+    first_script, second_script = scripts_for_uci2wb(fen, moves + after)
     if fen.endswith(" b"):  # Black moves first: the first script is Black's
         first_script, second_script = second_script, first_script
     red = proxied_scripted_engine(tmp_path, "red", first_script)
@@ -384,8 +404,8 @@ def test_xboard_shows_the_ruling_in_front_of_either_engine(
     match = play(tmp_path, xvfb, tools, fen, red, black)
     debug = match.debug
 
-    # The harness first: the scripted game was played as planned to Red's resignation.
-    assert '[Result "0-1"]' in match.pgn, match.output + debug[-3000:]
+    # The harness first: the scripted game was played as planned to the resignation.
+    assert f'[Result "{result}"]' in match.pgn, match.output + debug[-3000:]
     assert "resign" in match.pgn.lower()
     assert match.left_running == [], f"left running after XBoard exited: {match.left_running}"
 
