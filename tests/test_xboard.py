@@ -477,8 +477,9 @@ PONDER_ENGINE = REPO / "tests" / "xboard" / "ponder_engine.py"
 D22_AFTER_B3B2 = "1r2kab2/4a4/4b4/p1p1p3p/5R3/2P2N3/P3P3P/1C2Cr3/1R3c3/2B1KA3 b"
 
 
-def test_xboard_a_ponder_position_is_not_ruled(
-    tmp_path: Path, xvfb: str, tools: dict[str, str]
+@pytest.mark.parametrize("red_reply", ["e2e1", "b3b2"], ids=["ponder-miss", "ponder-hit"])
+def test_xboard_a_ponder_position_is_ruled_only_once_played(
+    tmp_path: Path, xvfb: str, tools: dict[str, str], red_reply: str
 ) -> None:
     """With pondering on (XBoard's default), UCI2WB sends an engine that answered ``bestmove M
     ponder P`` the position after P, a move the opponent has not played, with ``go ponder``::
@@ -490,14 +491,16 @@ def test_xboard_a_ponder_position_is_not_ruled(
         <second: 1 0 0 0 xqadj ruling result 0-1 reason perpetual-chase ply 8 offender red ...
 
     Here P (Red's b3b2) would complete the third occurrence of the start position, Red's
-    perpetual chase, but Red plays e2e1 instead (UCI2WB then sends ``stop`` and the real
-    position), and Black resigns: the game has no repetition to rule.  XBoard must never be
-    shown a ruling: a position under ``go ponder`` is not the game (it becomes the game at
-    ``ponderhit``); on main the proxy shows the ruling above.  The pondering engine is the
-    second one, which XBoard starts only once: the first is started again for the game, and
-    UCI2WB drops the ``hard`` (ponder on) that XBoard sends the new one before the proxied
-    engine has announced its Ponder option."""
-    played = [*D22_CYCLE[1:7], f"{D22_CYCLE[7]}:{D22_CYCLE[0]}", "e2e1", "resign"]
+    perpetual chase.  Ponder miss: Red plays e2e1 instead (UCI2WB sends ``stop``, then the real
+    position) and Black resigns; the game has no repetition to rule, and XBoard must never be
+    shown a ruling (on main the proxy shows the one above).  Ponder hit: Red plays b3b2 (UCI2WB
+    sends ``ponderhit``) and Black resigns at once; the ruling is shown from both engines.  A
+    position under ``go ponder`` is not the game; it becomes the game at ``ponderhit``.
+
+    The pondering engine is the second one, which XBoard starts only once: the first is started
+    again for the game, and UCI2WB drops the ``hard`` (ponder on) that XBoard sends the new one
+    before the proxied engine has announced its Ponder option."""
+    played = [*D22_CYCLE[1:7], f"{D22_CYCLE[7]}:{D22_CYCLE[0]}", red_reply, "resign"]
     black_script, red_script = scripts_for_uci2wb(D22_AFTER_B3B2, played)
     red = proxied_scripted_engine(tmp_path, "red", red_script)
     black_words = ["--script", " ".join(black_script), "--log", str(tmp_path / "black.in")]
@@ -510,5 +513,15 @@ def test_xboard_a_ponder_position_is_not_ruled(
     ponder_position = f"position fen {D22_AFTER_B3B2} - - 0 1 moves {game}"
     assert ponder_position in received, f"no ponder on the third occurrence: {received}"
     assert received[received.index(ponder_position) + 1].startswith("go ponder"), received
+    assert ("ponderhit" in received) == (red_reply == D22_CYCLE[0]), received
     assert match.left_running == [], f"left running after XBoard exited: {match.left_running}"
-    assert RULING.findall(match.debug) == [], "XBoard was shown a ruling of a ponder position"
+    if red_reply != D22_CYCLE[0]:
+        assert RULING.findall(match.debug) == [], "XBoard was shown a ruling of a ponder position"
+        return
+    expected = "ruling result 0-1 reason perpetual-chase ply 8 offender red article art.15"
+    for channel in ("first", "second"):
+        shown = rulings(match.debug, channel)
+        assert shown, f"XBoard was never shown the ruling from the {channel} engine"
+        assert {line.split(" cycle ")[0] for line in shown} == {expected}, shown
+    for side in (red, black):
+        assert side.stderr.read_text() == "", f"{side.name}'s proxy: {side.stderr.read_text()}"
