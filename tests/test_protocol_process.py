@@ -57,10 +57,10 @@ def test_a_line_that_skips_the_ruling_ply_still_gets_the_ruling() -> None:
     assert session.handle(position(D001_FEN, D001[:7])) == []
     assert session.handle(position(D001_FEN, [*D001, "h8h9"])) == [D001_RULING]
     # The game state follows the whole line; the result is the ruling's.
-    assert status(session).startswith("status ply 9 occurrences 2 result 0-1")
+    assert status(session).startswith("status ply 9 occurrences 3 result 0-1")
     # The game goes on as the GUI plays it: followed, not ruled again, not refused.
-    assert session.handle(position(D001_FEN, [*D001, "h8h9", "f8f9"])) == []
-    assert status(session).startswith("status ply 10 occurrences 2 result 0-1")
+    assert session.handle(position(D001_FEN, [*D001, "h8h9", "f9f8"])) == []
+    assert status(session).startswith("status ply 10 occurrences 3 result 0-1")
     # banmoves: the game is over, nothing more can lose by rule.
     assert session.handle("banmoves") == ["banmoves"]
 
@@ -78,10 +78,10 @@ def test_a_rebuilt_line_past_its_ruling_is_accepted_with_the_ruling() -> None:
 
 def test_takebacks_around_a_ruling() -> None:
     session = Session()
-    session.handle(position(D001_FEN, [*D001, "h8h9", "f8f9"]))
+    session.handle(position(D001_FEN, [*D001, "h8h9", "f9f8"]))
     # A takeback that keeps the ruling move keeps the ruling, and it is not printed again.
     assert session.handle(position(D001_FEN, [*D001, "h8h9"])) == []
-    assert status(session).startswith("status ply 9 occurrences 2 result 0-1")
+    assert status(session).startswith("status ply 9 occurrences 3 result 0-1")
     assert session.handle("undo") == []
     assert status(session).startswith("status ply 8 occurrences 3 result 0-1")
     # Taking back the ruling move reopens the game; playing it again rules again.
@@ -133,30 +133,15 @@ def test_uci2wb_fen_after_the_last_capture_keeps_the_game() -> None:
     assert status(session).startswith("status ply 1 ")
 
 
-def test_a_gui_that_sends_only_bare_fens_is_followed() -> None:
-    """Each line the current position, no moves: the repetition and the move limit still count."""
+def test_a_fen_that_did_not_follow_a_capture_starts_a_new_game() -> None:
+    """Only the position after a capture is looked up (UCCI's recommendation): a client that sets
+    up a position seen earlier in the game, without a capture before it, starts a new game."""
     board = Board(D001_FEN)
+    board.push_iccs("h8h9")
     session = Session()
-    session.handle(f"position fen {board.fen()}")
-    outputs = []
-    for text in D001:
-        board.push_iccs(text)
-        outputs += session.handle(f"position fen {board.fen()}")
-    assert outputs == [D001_RULING]
-    assert status(session).startswith("status ply 8 occurrences 3 result 0-1")
-
-
-def test_bare_fens_keep_the_move_limit_count() -> None:
-    session = Session()
-    session.handle("setoption name MoveLimit value 2")
-    board = Board()
-    session.handle(f"position fen {board.fen()}")
-    outputs = []
-    for text in "h2e2 h9g7 h0g2 i9h9".split():
-        board.push_iccs(text)
-        outputs += session.handle(f"position fen {board.fen()} - - 0 1")
-    assert outputs == ["ruling result 1/2-1/2 reason move-limit ply 4 offender none article "
-                       "move-limit cycle"]
+    session.handle(position(D001_FEN, D001[:4]))
+    session.handle(position(board.fen(), D001[1:4]))
+    assert status(session).startswith("status ply 3 occurrences 1 ")
 
 
 def test_a_capture_the_client_did_not_see_is_found() -> None:
@@ -292,7 +277,8 @@ def test_ctrl_c_ends_the_process_quietly() -> None:
 
 def random_walk(plies: int, seed: int = 10) -> tuple[str, list[str]]:
     """A game of ``plies`` quiet moves that never reaches a third occurrence nor a mate: rooks,
-    knights and cannons wandering.  Used to count per-line work at two game lengths."""
+    knights and cannons wandering, never giving check.  Used to count per-line work at two game
+    lengths."""
     fen = "2bakab2/9/1cn2r3/4p4/9/9/4P4/1CN2R3/9/2BAKAB2 w"
     rng = random.Random(seed)
     board = Board(fen)
@@ -302,7 +288,7 @@ def random_walk(plies: int, seed: int = 10) -> tuple[str, list[str]]:
         rng.shuffle(candidates)
         for move in candidates:
             board.push(move)
-            if board.repetition_count() < 3 and board.has_legal_move():
+            if board.repetition_count() < 3 and not board.is_check() and board.has_legal_move():
                 moves.append(move.iccs())
                 break
             board.pop()
