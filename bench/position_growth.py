@@ -54,7 +54,8 @@ def long_game(plies: int, seed: int = 10) -> list[Move]:
 
 
 def lines(texts: list[str]) -> list[str]:
-    return [f"position fen {START} moves {' '.join(texts[:ply])}" for ply in range(1, len(texts) + 1)]
+    head = f"position fen {START} moves"
+    return [f"{head} {' '.join(texts[:ply])}" for ply in range(1, len(texts) + 1)]
 
 
 def in_process(all_lines: list[str]) -> list[float]:
