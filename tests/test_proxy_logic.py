@@ -91,3 +91,12 @@ def test_uci2wb_lines_and_the_engines_captures() -> None:
         "article art.6 cycle " + " ".join(D001)
     ]
     assert status(proxy).startswith("status ply 10 occurrences 3 result 0-1")
+
+
+def test_a_ruling_before_the_ponder_guess_is_shown() -> None:
+    """The opponent's last move ended the game; the GUI's ponder line adds a guess after it."""
+    proxy = Proxy()
+    proxy.from_gui("ucci")
+    shown = search(proxy, f"position fen {D001_FEN} moves {' '.join(D001)} h8h9", "go ponder")
+    assert len(rulings(shown)) == 1
+    assert status(proxy).startswith("status ply 8 occurrences 3 result 0-1")

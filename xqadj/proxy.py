@@ -149,12 +149,12 @@ class Proxy:
                 self._ponder_line = pending
                 before, _, last = pending.rstrip().rpartition(" ")
                 guessed = " moves " in pending and last != "moves"
-                if guessed:
+                to_gui += self._follow(before if guessed else pending)
+                if guessed and not _refused(self.session.handle(pending)):
                     # The engine searches the position after the guess: its banned moves are
                     # asked there, then the guess is taken back (a ruling it makes is not shown).
-                    self.session.handle(pending)
                     banned = self.session.handle("banmoves")[0].split()[1:]
-                to_gui += self._follow(before if guessed else pending)
+                    self.session.handle(before)
         else:
             self._search = "analyse" if "infinite" in tokens else "play"
             if pending is not None:
