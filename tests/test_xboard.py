@@ -39,7 +39,13 @@ of the FEN UCI2WB sends after the capture), completed by either engine's own ``b
 On main the test fails, twice over: the proxy in front of the engine whose own move completes the
 third occurrence never shows the ruling (the next line it gets goes past the ruling ply and is
 refused), and the other proxy, which starts a new game at every ``position fen <FEN after the
-last capture>``, rules ``ply 8`` instead of 11.
+last capture>``, rules ``ply 8`` instead of 11.  With the proxy fixes of issue 10 (branch
+``proxy``), the completing side's proxy rules on its engine's ``bestmove``, just before it::
+
+    <second: # go time 299 opptime 299 movestogo 35
+    <second: 0 0 0 0 xqadj ruling result 0-1 reason perpetual-chase ply 11 offender red ...
+    <second: 0 0 0 0 xqadj The position occurred for the third time at ply 11 (循环三次). ...
+    <second: # engine said: bestmove f3f2
 """
 
 from __future__ import annotations
