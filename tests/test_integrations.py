@@ -256,13 +256,20 @@ def test_proxy_passes_ucci_through_and_reports_the_ruling(fairy_stockfish: str) 
     child.sendline(f"position fen {D22_FEN} moves {D22_MOVES.rsplit(' ', 1)[0]}")
     child.sendline("go depth 2")
     child.expect(r"bestmove (\w+)")
-    assert re.fullmatch(r"[a-i]\d[a-i]\d", child.match.group(1))
-    child.sendline(f"position fen {D22_FEN} moves {D22_MOVES}")
-    child.expect(
+    played = child.match.group(1)
+    assert re.fullmatch(r"[a-i]\d[a-i]\d", played)
+    ruling = (
         r"info string xqadj ruling result 0-1 reason perpetual-chase ply 8 "
-        r"offender red article art\.15"
+        r"offender red article art\.15.*\n.*info string xqadj The position occurred for the "
+        "third time"
     )
-    child.expect(r"info string xqadj The position occurred for the third time")
+    if played == D22_MOVES.split()[-1]:
+        # The engine's own move completed the third occurrence: ruled before its bestmove.
+        assert re.search(ruling, child.before), child.before
+    child.sendline(f"position fen {D22_FEN} moves {D22_MOVES}")
+    child.sendline("go depth 1")  # a GUI sends a position line with its go
+    if played != D22_MOVES.split()[-1]:
+        child.expect(ruling)
     child.sendline("isready")
     child.expect("readyok")
     child.sendline("quit")
@@ -283,6 +290,7 @@ def test_proxy_with_uci_fairy_notation(fairy_stockfish: str) -> None:
     child.sendline("setoption name UCI_Variant value xiangqi")
     moves = " ".join(f"{m[0]}{int(m[1]) + 1}{m[2]}{int(m[3]) + 1}" for m in D22_MOVES.split())
     child.sendline(f"position fen {D22_FEN} moves {moves}")
+    child.sendline("go depth 1")  # a GUI sends a position line with its go
     child.expect(
         r"info string xqadj ruling result 0-1 reason perpetual-chase ply 8 .* cycle "
         r"b4b3 f3f4"
@@ -364,6 +372,7 @@ def test_proxy_rules_cxa(tmp_path: Path) -> None:
     child.sendline("ucci")
     child.expect("ucciok")
     child.sendline(f"position fen {F07_FEN} moves {F07_MOVES}")
+    child.sendline("go depth 1")  # a GUI sends a position line with its go
     child.expect(
         r"info string xqadj ruling result 0-1 reason perpetual-kill ply 8 offender red "
         r"article CXA-24\.10"
@@ -421,6 +430,7 @@ def test_forbidden_run_option_in_proxy() -> None:
     child.expect("ucciok")
     moves = " ".join(R08_MOVES.split()[:17])
     child.sendline(f"position fen {R08_FEN} moves {moves}")
+    child.sendline("go depth 1")  # a GUI sends a position line with its go
     child.expect(r"info string xqadj ruling result 0-1 reason perpetual-chase ply 17 offender red")
     child.sendline("quit")
     child.expect(pexpect.EOF)
