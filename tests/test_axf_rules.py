@@ -283,8 +283,9 @@ def test_art19_rook_pinned_by_knight_cannot_be_chased() -> None:
     """Art. 19 (D39–41): a rook that cannot move because of the enemy knight (d8 holds the leg of
     the knight c8 aimed at the king e9) may not be perpetually chased.  Black's advisor shuttles;
     Red's cannon move uncovers the rook i8 (a rook that cannot take back: a chase, not an offer),
-    and the cannon's return attacks d8 through the advisor.  The held rook attacks the knight c8
-    and chases nothing (docs/rulings.md D-4)."""
+    and the cannon's return attacks d8 through the advisor.  The held rook's attack on the knight
+    c8 stands; the advisor leaving e8 takes away the knight's only root, the cannon h8 behind the
+    rook on rank 8 and aimed at it through e8: a defence, not a chase (docs/rulings.md D-2)."""
     start = fen("k e9 a e8 a f9 b g9 r d8 N c8 C h8 R i8 K e0 B e2", "b")
     classes, ruling = play(start, "e8d9 h8h9 d9e8 h9h8")
     assert_classes(classes, [IDLE, chase("i8>d8"), IDLE, chase("h8>d8")])
@@ -409,24 +410,6 @@ def test_art26_cannon_chases_protected_rook_by_moving_mount() -> None:
     classes, ruling = play(start, "a5b5 a6b6 b5a5 b6a6")
     assert_classes(classes, [chase("a9>a3"), chase("a3>a9"), chase("a9>a3"), IDLE])
     assert_ruling(ruling, BLACK_WINS, "perpetual-chase")
-
-
-def test_art26_unmounting_the_protecting_cannon_with_check_chases_nothing() -> None:
-    """Art. 26/D61 (docs/rulings.md D-2) with D-11: moving away the mount of the enemy cannon that
-    protected the victim chases nothing, and a check given by the same move is answered before
-    any capture.  Red's rook h6 is the mount of Black's cannon i6, which protects the knight e6
-    against the cannon e0 (mount: the advisor e1).  h6h9 unmounts it and checks: no chase; h9h6
-    attacks the knight and the cannon i6: one chase of two, a draw.  (Fairy-Stockfish: draw.)"""
-    classes, ruling = play(fen("K d0 A e1 C e0 k e9 n e6 R h6 c i6"), "h6h9 e9e8 h9h6 e8e9")
-    assert_classes(classes, [check(), IDLE, chase("h6>e6", "h6>i6"), IDLE])
-    assert_ruling(ruling, DRAW, "repetition")
-
-
-def test_art26_unmounting_the_protecting_cannon_without_check_chases_nothing() -> None:
-    """The control of the test above: the same unmounting move without a check (h6h7)."""
-    classes, ruling = play(fen("K d0 A e1 C e0 k e9 n e6 R h6 c i6"), "h6h7 e9e8 h7h6 e8e9")
-    assert_classes(classes, [IDLE, IDLE, chase("h6>e6", "h6>i6"), IDLE])
-    assert_ruling(ruling, DRAW, "repetition")
 
 
 def test_art27_rook_chases_rook_confined_by_cannon_loses() -> None:
@@ -661,7 +644,8 @@ def test_fig110_standing_cannon_attack_is_ignored() -> None:
 #
 # The nine AXF items of RULES.md's "Hard cases" list (the tenth is the CXA look-ahead):
 #  1. new vs standing attacks: test_hard1_*, test_fig106_*, test_fig110_*, test_art25_*;
-#  2. protection semantics: test_hard2_*, test_art34_*, test_d105_*, test_art26_* (D61);
+#  2. protection semantics: test_hard2_*, test_art34_*, test_d105_*; undermined roots (D105,
+#     D39-41, D61: docs/rulings.md D-2) in tests/test_axf_roots.py;
 #  3. victim class: test_art15_*, test_art20_*, test_elephant_chases_protected_rook,
 #     test_art25_crossed_pawn_can_be_chased / _uncrossed_pawn_cannot_be_chased;
 #  4. same-type offers and their exceptions: test_art24_*, test_art27_*, test_art19_*;
@@ -733,10 +717,11 @@ def test_hard2_xray_root_through_the_attacker_protects() -> None:
 
 
 def test_d105_blocking_a_root_is_a_chase() -> None:
-    """Appendix D105 (docs/rulings.md D-2): "Red keeps moving its pawn [here: cannon] to keep the
-    Black Knight unprotected": the rooks c0 and a0 attack the knight on c7 and a6; its roots are
-    the rooks i7 and i6 along the ranks; Red's cannon blocks rank 7, then rank 6.  Each block
-    turns a standing attack into a chase: Red loses."""
+    """Appendix D105 (docs/rulings.md D-2), a rook root from the side: "Red keeps moving its pawn
+    [here: cannon] to keep the Black Knight unprotected": the rooks c0 and a0 attack the knight on
+    c7 and a6 along the files; its roots are the rooks i7 and i6 along the ranks; Red's cannon
+    blocks rank 7, then rank 6.  Each block turns a standing attack into a chase: Red loses.
+    (The appendix position itself is in tests/test_axf_roots.py.)"""
     start = fen("K d0 k f9 R a0 R c0 n c7 r i7 r i6 C e6 P e5")
     classes, ruling = play(start, "e6e7 c7a6 e7e6 a6c7")
     assert_classes(classes, [chase("c0>c7"), IDLE, chase("a0>a6"), IDLE])

@@ -57,6 +57,12 @@ PIECE_BAG = "RRRNNNCCCABP"
 #: h6h5, which keeps the standing attack on the knight h8, as a chase; we rule a draw).  RULES.md
 #: §7 says FS ignores "rook/cannon attacks along the line it moved on"; in pyffish 0.0.90 it
 #: does not for these moves, so this is an FS defect missing from RULES.md's list.
+#:
+#: Category B, "a root from the side taken away" (RULES.md §7.1, docs/rulings.md D-2): a move that
+#: turns a standing attack into a threat by taking away the victim's last root chases it, unless
+#: every root stood behind the attacker, aimed at it.  The appendix's Example of Perpetual Chase
+#: (D105) rules so; Fairy-Stockfish counts no root a move takes away (its known gap #468, "cases
+#: of blocking a root", in RULES.md's list) and draws D105 itself (``test_category_b_d105``).
 ALLOWED_DISAGREEMENTS: dict[str, str] = {
     # A: Red's f4c4 retreats along rank 4 while its rook keeps the standing attack on the
     # knight that just fled to h4; FS counts it, so Red "chases" the knight on both moves.
@@ -65,19 +71,21 @@ ALLOWED_DISAGREEMENTS: dict[str, str] = {
     "9/1p1k5/9/9/rN7/9/9/B3K4/6c2/9 w|b5a3 a5a9 a3b5 a9a5": "A: FS 1-0, ours draw",
     # A: Black's e0h0 slides along rank 0 keeping the attack on the knight back on c0.
     "9/9/5k3/n8/9/3c3n1/9/3K4B/9/2N4r1 w|c0e1 h0e0 e1c0 e0h0": "A: FS 1-0, ours draw",
+    # B: Red's h6h9 checks and takes away the mount (the rook h6) of Black's cannon i6, the only
+    # root, from the side along rank 6, of the cannon e6 that the cannon e0 attacks up the
+    # e-file; e6 cannot take back while in check, so the standing attack becomes a threat; h9h6
+    # attacks e6 again with the rook.  Red chases e6 on every move.
+    "4k4/9/9/4c2Rc/9/9/1C7/9/4A4/3KC1B2 w|h6h9 e9e8 h9h6 e8e9": "B: FS draw, ours 0-1",
+    # B: Red's f4c4 takes away the mount (the rook f4) of Black's cannon f0, the only root of the
+    # advisor f9 against the knight h8 (a root from the side, on the f-file); c4f4 attacks f9
+    # with the rook.  Two pieces chase the advisor in turn (art. 33).
+    "5a3/7N1/3k5/9/9/2R5N/9/3AK4/9/5c3 w|c4f4 f0f2 f4c4 f2f0": "B: FS draw, ours 0-1",
 }
 
-#: Cycles where the two once disagreed because of a bug of xqadj, now fixed and kept as
-#: regressions: they must agree.
-#:
-#: docs/rulings.md D-2 (moving away the mount of the protecting enemy cannon chases nothing, D61)
-#: and D-11 (a check is answered before the capture, so it does not make a root fake).  Red's
-#: h6h9 unmounts Black's cannon i6, which protected the cannon e6 through the rook h6, and gives
-#: check: the D-2 exemption used to test the recapture with the check still on the board, so
-#: the check made it a chase of e6 by the cannon e0 and Red a perpetual chaser.
-FIXED_XQADJ_BUGS: dict[str, str] = {
-    "4k4/9/9/4c2Rc/9/9/1C7/9/4A4/3KC1B2 w|h6h9 e9e8 h9h6 e8e9": "was ours 0-1, FS draw (D-2+D-11)",
-}
+# The h6h9 cycle of category B was once a disagreement caused by a bug of xqadj (the old
+# reading's exemption for an unmounted enemy cannon tested the recapture with the check still
+# on the board) and kept as a regression that had to agree; the reading of RULES.md §7.1 rules it
+# a chase, so it is a disagreement again, for a reason of the rules.
 
 
 # --- the generator --------------------------------------------------------------------------
@@ -280,16 +288,9 @@ def test_rulings_agree_with_fairy_stockfish_except_allowed() -> None:
     assert tally.get("1-0", 0) >= 3 and tally.get("0-1", 0) >= 3, tally
 
 
-@pytest.mark.parametrize("key", sorted(ALLOWED_DISAGREEMENTS | FIXED_XQADJ_BUGS))
+@pytest.mark.parametrize("key", sorted(ALLOWED_DISAGREEMENTS))
 def test_listed_disagreement_is_still_generated(key: str) -> None:
     assert key in {_key(f, c) for f, c in CYCLES}
-
-
-@pytest.mark.parametrize("key", sorted(FIXED_XQADJ_BUGS))
-def test_fixed_xqadj_bug_agrees_with_fairy_stockfish(key: str) -> None:
-    fen, cycle = key.split("|")
-    moves = cycle.split() * 2
-    assert ours(fen, moves) == theirs(fen, moves)
 
 
 def test_category_a_minimal_reproducer() -> None:
@@ -300,3 +301,14 @@ def test_category_a_minimal_reproducer() -> None:
     assert ours(fen, moves) == (8, "1/2-1/2")
     # Fairy-Stockfish's reading; if this changes, FS has fixed it and category A can go.
     assert theirs(fen, moves) == (8, "0-1")
+
+
+def test_category_b_d105() -> None:
+    """The FS defect behind category B, on the rulebook's own example: the appendix's Example of
+    Perpetual Chase (D105; tests/test_axf_roots.py), where Red's pawn takes away the knight's
+    only root on every move and Red loses."""
+    fen = "2ca1k3/4a4/b3b4/2P5P/6p2/1c7/9/B7N/2nR5/2BAK4 w"
+    moves = "c6b6 e7c5 b6c6 c5e7".split() * 2
+    assert ours(fen, moves) == (8, "0-1")
+    # Fairy-Stockfish's reading; if this changes, FS has fixed #468 and category B can go.
+    assert theirs(fen, moves) == (8, "1/2-1/2")

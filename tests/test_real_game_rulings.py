@@ -41,3 +41,25 @@ def test_a_check_does_not_make_the_roots_of_standing_attacks_fake(
     assert (result, reason) == ("1/2-1/2", "repetition")
     assert classified[:2] == kinds
     assert "check" in classified and "chase" in classified
+
+
+def test_a_check_that_unmounts_a_cannon_root_from_the_side_also_chases() -> None:
+    """Liu Dahua's games #346 (Lv Qin vs Liu Dahua, Kun Hua Cup 1984), plies 73-80, the one cycle
+    of the master games whose classification the reading of RULES.md §7.1 changed (no ruling
+    changed).  The red cannon i9 attacks the advisor f9 over the elephant g9 all along.  With the
+    king on e8 the advisor's only root is the black cannon f0, mounted on the red rook f5, on
+    the advisor's file, from the side of the cannon's rank 9.  f5e5 checks and takes the mount
+    away: a chase too (docs/rulings.md D-2; the old reading, "moving away the mount of the enemy
+    cannon chases nothing", made it a check only).  Red checks on every move all the same, and
+    loses by perpetual check."""
+    fen = "5ab1C/5k3/9/p5p1p/4R1n2/9/P1r1C1P1P/3K5/9/3A1cB2 w"
+    game = Game(fen)
+    ruling = None
+    for text in "e5f5 f8e8 f5e5 e8f8 e5f5 f8e8 f5e5 e8f8".split():
+        assert ruling is None
+        ruling = game.push_iccs(text)
+    assert ruling is not None
+    assert (ruling.result, ruling.reason.value) == ("0-1", "perpetual-check")
+    unmounting = ruling.classifications[2]
+    assert unmounting.move.iccs() == "f5e5" and unmounting.check
+    assert [t.describe(game.board) for t in unmounting.victims] == ["cannon i9 attacks advisor f9"]

@@ -6,8 +6,8 @@ move, the mover could legally capture that piece next move and the capture count
 (by the value rules: an unprotected victim, a rook attacked by a knight or cannon, ...), and that
 threat did not exist before the move.  Comparing the threats before and after the move covers
 direct attacks, discovered attacks (a moved screen, a freed knight leg or elephant eye, a cannon
-gaining a mount) and attacks made real by blocking or removing a root (appendix D105), while a
-standing attack that the move did not create is ignored (图110, 图106).
+gaining a mount) and standing attacks made real by taking away the victim's last root (appendix
+D105), while a standing attack that the move did not create is ignored (图110, 图106).
 
 Classification is only ever run while a cycle is being ruled, never on the hot path.
 
@@ -29,7 +29,6 @@ from xqadj.board import (
     EMPTY,
     KING,
     KNIGHT,
-    KNIGHT_ATTACKS,
     PAWN,
     PIECE_NAMES,
     RED,
@@ -182,18 +181,6 @@ def _is_threat(board: Board, attacker: int, victim: int, legal: bool) -> bool:
     return not is_protected(board, attacker, victim)
 
 
-def held_by_knight(board: Board, sq: int) -> bool:
-    """Whether the piece on ``sq`` blocks the leg of an enemy knight that would otherwise check
-    its own king (a rook "pinned by a knight", art. 19)."""
-    code = board.squares[sq]
-    color = code_color(code)
-    king = board.king_squares[color]
-    enemy_knight = KNIGHT | (0 if color else BLACK_BIT)
-    return any(
-        leg == sq and board.squares[origin] == enemy_knight for origin, leg in KNIGHT_ATTACKS[king]
-    )
-
-
 def is_pinned(board: Board, sq: int) -> bool:
     """Whether the piece on ``sq`` shields its own king: taking it off the board would leave
     the king attacked (by a rook or cannon line, a knight whose leg it blocks, or the other king).
@@ -234,20 +221,15 @@ def _chase_candidates(board: Board, side: Color) -> list[Threat]:
     return found
 
 
-#: Stands in for a piece on a vacated square: it blocks lines and mounts cannons, belongs to
-#: neither side and attacks nothing.
-_BLOCKER = BLACK_BIT
-
-
 def classify_move(board: Board, move: Move) -> MoveClass:
     """Classify a legal ``move`` of the side to move; the board is left unchanged.
 
     A threat after the move is a chase unless it stood before the move (图110).  A standing
-    attack that only became a threat because the victim lost its root counts when the move
-    itself undermined the root, by blocking its line or pinning it (appendix D105, the "pin
-    that makes a fake root"), but not when the piece that moved away was the mount of the
-    enemy cannon that protected the victim (art. 26, D61: moving a cannon mount away chases
-    nothing).  The moved piece is followed: its attacks from the old square stand.
+    attack that the move turned into a threat by taking away the victim's last root (blocking
+    the root's line, taking away or doubling a cannon root's mount, pinning the root) chases,
+    unless every root the victim had stood behind the attacker on its line, aimed at it
+    (RULES.md §7.1: appendix D105 against D39-41 and D61; docs/rulings.md D-2).  The moved
+    piece is followed: its attacks from the old square stand.
     """
     side = board.turn
     f, t = move
@@ -259,16 +241,18 @@ def classify_move(board: Board, move: Move) -> MoveClass:
         candidates = _chase_candidates(board, side)
     finally:
         board.pop()
-    standing_threats, standing_attacks = set(), set()
+    standing_threats, defended = set(), set()
     targets_before: dict[int, list[int]] = {}
     for threat in candidates:
         origin = f if threat.attacker == t else threat.attacker
         if origin not in targets_before:
             targets_before[origin] = board.capture_targets(origin)
-        if threat.victim in targets_before[origin]:
-            standing_attacks.add(threat)
-            if _is_threat(board, origin, threat.victim, legal=False):
-                standing_threats.add(threat)
+        if threat.victim not in targets_before[origin]:
+            continue  # a new attack
+        if _is_threat(board, origin, threat.victim, legal=False):
+            standing_threats.add(threat)
+        elif _roots_all_behind_the_attacker(board, origin, threat.victim):
+            defended.add(threat)
     confined_before = is_pinned(board, f)
     board.push(move)
     try:
@@ -281,12 +265,10 @@ def classify_move(board: Board, move: Move) -> MoveClass:
                 continue
             if confined and threat.attacker == t:
                 continue  # a piece confined to its line moving along it chases nothing (art. 27)
-            if threat.attacker != t and held_by_knight(board, threat.attacker):
-                # A piece that blocks the leg of an enemy knight aimed at its own king "cannot
-                # move": unless it moved itself, it chases nothing, not even the knight that
-                # holds it (art. 19, D39-41; it moved into the hold in D50).
-                continue
-            if threat in standing_attacks and _root_was_unmounted(board, threat, f):
+            if threat in defended:
+                # The standing attack became a threat because the victim lost roots that all
+                # stood behind the attacker, aimed at it: a defence, not a chase (RULES.md
+                # §7.1; D39-41, D61, FS-22/23).
                 continue
             victims.append(threat)
     finally:
@@ -294,17 +276,27 @@ def classify_move(board: Board, move: Move) -> MoveClass:
     return MoveClass(move, check, tuple(victims))
 
 
-def _root_was_unmounted(board: Board, threat: Threat, vacated: int) -> bool:
-    """Whether ``threat`` arose only because the moved piece left the mount of an enemy cannon
-    that protected the victim (art. 26, D61: moving a cannon mount chases nothing)."""
-    board._set_square(vacated, _BLOCKER)
-    try:
-        return any(
-            board.squares[root] & 7 == CANNON and _between(root, vacated, threat.victim)
-            for root in real_roots(board, threat.attacker, threat.victim)
-        )
-    finally:
-        board._set_square(vacated, EMPTY)
+def _roots_all_behind_the_attacker(board: Board, attacker: int, victim: int) -> bool:
+    """Whether the victim of a standing attack that is no threat has real roots against the
+    capture ``attacker``×``victim``, and every one of them stands behind the attacker on its
+    line and is aimed at it (RULES.md §7.1).
+
+    Such a root (a rook with nothing between it and the attacker, a cannon with one screen)
+    recaptures only because the capture empties the attacker's square; a move that takes it
+    away also ends its attack on the mover's own piece, so it defends and chases nothing
+    (D39-41, D61).  A root that acts from the side (appendix D105: the cannon on the knight's
+    file, the rook on its rank) is the victim's own protection: taking it away chases.  A
+    same-type attack that was an offer (the victim could take back) was no threat for another
+    reason, and is not excused.
+    """
+    squares = board.squares
+    if squares[attacker] & 7 == squares[victim] & 7 and _can_capture(board, victim, attacker):
+        return False
+    roots = real_roots(board, attacker, victim)
+    return bool(roots) and all(
+        _between(root, attacker, victim) and attacker in board.capture_targets(root)
+        for root in roots
+    )
 
 
 def _between(a: int, b: int, c: int) -> bool:
