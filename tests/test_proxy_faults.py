@@ -61,6 +61,15 @@ class Gui:
         self.lines: queue.Queue[str | None] = queue.Queue()
         if read:
             threading.Thread(target=self._read, daemon=True).start()
+        # stderr is read on the side: an engine left running would hold it open for ever.
+        self._stderr: list[bytes] = []
+        self._stderr_reader = threading.Thread(target=self._read_stderr, daemon=True)
+        self._stderr_reader.start()
+
+    def _read_stderr(self) -> None:
+        assert self.process.stderr is not None
+        for raw in self.process.stderr:
+            self._stderr.append(raw)
 
     def _read(self) -> None:
         assert self.process.stdout is not None
@@ -97,8 +106,11 @@ class Gui:
     def finish(self) -> tuple[int, str]:
         """Wait for the proxy to exit; its status and stderr."""
         status = self.process.wait(timeout=TIMEOUT)
-        assert self.process.stderr is not None
-        return status, self.process.stderr.read().decode("utf-8", "replace")
+        self._stderr_reader.join(timeout=TIMEOUT)
+        stderr = b"".join(self._stderr).decode("utf-8", "replace")
+        if self._stderr_reader.is_alive():
+            stderr += "\n(stderr still open: a process the proxy started is still running)"
+        return status, stderr
 
     def kill(self) -> None:
         if self.process.poll() is None:
