@@ -7,9 +7,10 @@ waits for ``ponderhit`` (then answers as for the position plus the ponder move) 
 (then answers ``--stop-move`` or its first legal move).  ``bestmove … ponder <--ponder-move>``
 when given.
 
-Faults on demand: ``--crash-at-go`` exits with status 3 at the first ``go``; ``--ignore-quit``
-never quits, neither at ``quit`` nor at the end of its input (it must be killed); ``--flood`` writes ``info`` lines forever after ``uci``.
-``--log FILE`` appends every line received; ``--pid-file FILE`` records its process id.
+Faults on demand: ``--crash-at-go`` exits with status 3 at the first ``go``;
+``--ignore-quit`` never quits, neither at ``quit`` nor at the end of its input (it must be
+killed); ``--flood`` writes ``info`` lines forever after ``uci``.  ``--log FILE`` appends every
+line received; ``--pid-file FILE`` records its process id.
 """
 
 import argparse
