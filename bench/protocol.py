@@ -9,8 +9,8 @@ the child's peak memory (VmHWM) and the start-up time to ``uciok`` (median of fr
 against the targets: p99 < 1 ms, start-up < 300 ms.
 
 Real games run on after a third occurrence (over-the-board arbiters rule only on a claim), so a
-ruling may fall mid-game; the GUI then keeps sending longer lines, which get ``error game-over``.
-Both are counted.
+ruling may fall mid-game; the GUI then keeps sending longer lines, which are followed past the
+ruling (PROTOCOL.md, ``position``).  Both are counted.
 
     python bench/protocol.py [--games DIR] [--limit N] [--starts 10]
 """
@@ -93,7 +93,7 @@ class Result:
     rulings: int
     reasons: dict[str, int]
     games_with_ruling: int
-    game_over: int
+    past_ruling: int
     other_errors: int
     exit: int
     over_1ms: int
@@ -115,7 +115,7 @@ def run_games(argv: list[str], games: list[list[str]]) -> Result:
         return (time.perf_counter_ns() - started) / 1e6, out
 
     latencies: list[float] = []
-    rulings = game_over = other_errors = 0
+    rulings = past_ruling = other_errors = 0
     reasons: dict[str, int] = {}
     games_with_ruling = 0
     started = time.perf_counter()
@@ -126,6 +126,7 @@ def run_games(argv: list[str], games: list[list[str]]) -> Result:
             line = ("position startpos moves " + " ".join(moves[:ply])).encode()
             elapsed, out = ask(line)
             latencies.append(elapsed)
+            past_ruling += ruled and not out
             for raw in out:
                 text = raw.decode()
                 if text.startswith("ruling "):
@@ -133,8 +134,6 @@ def run_games(argv: list[str], games: list[list[str]]) -> Result:
                     ruled = True
                     reason = text.split()[4]
                     reasons[reason] = reasons.get(reason, 0) + 1
-                elif text.startswith("error game-over "):
-                    game_over += 1
                 elif text.startswith("error "):
                     other_errors += 1
         games_with_ruling += ruled
@@ -154,7 +153,7 @@ def run_games(argv: list[str], games: list[list[str]]) -> Result:
         rulings=rulings,
         reasons=reasons,
         games_with_ruling=games_with_ruling,
-        game_over=game_over,
+        past_ruling=past_ruling,
         other_errors=other_errors,
         exit=status,
         over_1ms=sum(1 for value in latencies if value > 1.0),
@@ -186,15 +185,17 @@ def in_process(games: list[list[str]]) -> tuple[float, float, dict[str, float]]:
     from xqadj.protocol import Session
 
     session = Session()
-    by_kind: dict[str, list[float]] = {"plain": [], "ruling": [], "game-over": []}
+    by_kind: dict[str, list[float]] = {"plain": [], "ruling": [], "past-ruling": []}
     for moves in games:
         session.handle("ucinewgame")
+        ruled = False
         for ply in range(1, len(moves) + 1):
             line = "position startpos moves " + " ".join(moves[:ply])
             started = time.perf_counter_ns()
             out = session.handle(line)
             elapsed = (time.perf_counter_ns() - started) / 1e6
-            kind = "plain" if not out else "ruling" if out[0].startswith("ruling") else "game-over"
+            kind = "ruling" if out else "past-ruling" if ruled else "plain"
+            ruled = ruled or bool(out)
             by_kind[kind].append(elapsed)
     everything = sorted(v for values in by_kind.values() for v in values)
     p99_by_kind = {k: percentile(sorted(v), 0.99) for k, v in by_kind.items() if v}
@@ -239,7 +240,7 @@ def main() -> int:
         f"  rulings             {result.rulings} in {result.games_with_ruling} games "
         f"({reasons or 'none'})"
     )
-    print(f"  error game-over     {result.game_over} (lines extending a game after its ruling)")
+    print(f"  past a ruling       {result.past_ruling} (lines followed after the game's ruling)")
     print(f"  other errors        {result.other_errors}")
     print(f"  exit status         {result.exit}")
     print(

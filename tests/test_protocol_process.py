@@ -21,6 +21,8 @@ import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from xqadj.board import Board, Move
 from xqadj.protocol import Session
@@ -322,3 +324,54 @@ def test_per_line_work_does_not_grow_with_the_game(monkeypatch: pytest.MonkeyPat
         work[ply] = (calls["format"] - before["format"], calls["parse"] - before["parse"])
     assert work[100] == work[1500]
     assert work[1500][0] + work[1500][1] <= 2
+
+
+# --- property: any sequence of lines ends where a fresh session fed the last line ends -----------
+
+FENS = [
+    "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w",
+    D001_FEN,
+    "1r2kab2/4a4/4b4/p1p1p3p/5R3/2P2N3/PC2P3P/4Cr3/1R3c3/2B1KA3 w",  # WXF-D022
+    "3akr3/5c3/1P2b4/4R4/9/9/9/9/9/4CK3 w",  # WXF-D004
+]
+
+
+@settings(max_examples=150, deadline=None)
+@given(data=st.data())
+def test_lines_in_any_order_end_as_the_last_line_alone(data: st.DataObject) -> None:
+    """Growing lines, takebacks and lines past a ruling, in any order through one session (the
+    fast path, the common prefix, the ruling kept or undone): each ends in the state a fresh
+    session reaches from that line alone, and a ruling line is printed only when new."""
+    fen = data.draw(st.sampled_from(FENS))
+    board = Board(fen)
+    game: list[str] = []
+    if fen == D001_FEN and data.draw(st.booleans()):
+        game = list(D001)  # a ruling at ply 8, and the game goes on past it
+        for text in game:
+            board.push_iccs(text)
+    for _ in range(data.draw(st.integers(4, 24))):
+        legal = board.legal_moves()
+        if not legal:
+            break
+        move = data.draw(st.sampled_from(legal))
+        board.push(move)
+        game.append(move.iccs())
+    session = Session()
+    for _ in range(data.draw(st.integers(1, 8))):
+        length = data.draw(st.integers(0, len(game)))
+        line = position(fen, game[:length])
+        before = session.handle("status")
+        out = session.handle(line)
+        fresh = Session()
+        fresh_out = fresh.handle(line)
+        assert session.handle("status") == fresh.handle("status"), line
+        assert session.handle("banmoves") == fresh.handle("banmoves"), line
+        rulings = [text for text in out if text.startswith("ruling ")]
+        fresh_rulings = [text for text in fresh_out if text.startswith("ruling ")]
+        assert rulings in ([], fresh_rulings)
+        had = " result * " not in before[0]
+        has = " result * " not in session.handle("status")[0]
+        if has and not had:  # a new ruling is always printed
+            assert rulings == fresh_rulings != []
+        if not has:
+            assert rulings == []

@@ -6,7 +6,8 @@ engine (``tests/engines/proxy_engine.py``, also behind a wrapper shell script wh
 or Debian's Fairy-Stockfish:
 
 * the ruling caused by the engine's own ``bestmove`` is shown at once, before the bestmove line;
-* a GUI in front of the other engine, whose next line skips the ruling ply, is shown it too;
+* a line that goes past the ruling ply (the GUI played a move the proxy did not see as a
+  bestmove) still shows it;
 * after a ruling the GUI plays on: no stale ``banmoves`` reach a UCCI engine;
 * ``go ponder``: the ponder move is not played until ``ponderhit``; nor is ``bestmove … ponder``;
 * the engine's notation is detected (``id name Fairy-Stockfish``, or the moves), or the GUI is
@@ -61,6 +62,15 @@ class Gui:
         self.lines: queue.Queue[str | None] = queue.Queue()
         if read:
             threading.Thread(target=self._read, daemon=True).start()
+        # stderr is read on the side: an engine left running would hold it open for ever.
+        self._stderr: list[bytes] = []
+        self._stderr_reader = threading.Thread(target=self._read_stderr, daemon=True)
+        self._stderr_reader.start()
+
+    def _read_stderr(self) -> None:
+        assert self.process.stderr is not None
+        for raw in self.process.stderr:
+            self._stderr.append(raw)
 
     def _read(self) -> None:
         assert self.process.stdout is not None
@@ -97,8 +107,11 @@ class Gui:
     def finish(self) -> tuple[int, str]:
         """Wait for the proxy to exit; its status and stderr."""
         status = self.process.wait(timeout=TIMEOUT)
-        assert self.process.stderr is not None
-        return status, self.process.stderr.read().decode("utf-8", "replace")
+        self._stderr_reader.join(timeout=TIMEOUT)
+        stderr = b"".join(self._stderr).decode("utf-8", "replace")
+        if self._stderr_reader.is_alive():
+            stderr += "\n(stderr still open: a process the proxy started is still running)"
+        return status, stderr
 
     def kill(self) -> None:
         if self.process.poll() is None:
@@ -167,15 +180,19 @@ def test_the_engines_own_move_that_ends_the_game_is_ruled_before_its_bestmove(
     assert gui.finish()[0] == 0
 
 
-def test_the_gui_in_front_of_the_other_engine_is_shown_the_ruling(guis: list[Gui]) -> None:
-    """Red's engine gets a line only on Red's turn: ply 7, then ply 9, past the ruling."""
-    gui = Gui(*engine("--script", "6:h9h8 8:h8h9"))
+def test_a_line_that_goes_past_the_ruling_still_shows_it(guis: list[Gui]) -> None:
+    """The ruling move was not the engine's bestmove (the user moved for it, or the proxy missed
+    it): the engine's next line, at ply 9, goes past the ruling at ply 8."""
+    gui = Gui(*engine("--script", "7:f8f7"))
     guis.append(gui)
     gui.send("uci")
     gui.read_until("uciok")
-    gui.send(f"position fen {D001_FEN} moves {' '.join(D001[:6])}", "go depth 1")
-    assert not any(line.startswith("info string xqadj") for line in gui.read_until("bestmove"))
-    gui.send(f"position fen {D001_FEN} moves {' '.join(D001)}", "go depth 1")
+    gui.send(f"position fen {D001_FEN} moves {' '.join(D001[:7])}", "go depth 1")
+    lines = gui.read_until("bestmove")
+    assert lines[-1] == "bestmove f8f7"
+    assert not any(line.startswith("info string xqadj") for line in lines)
+    # The GUI played f8f9 for Black all the same, then Red's h8h9: Black's turn again.
+    gui.send(f"position fen {D001_FEN} moves {' '.join(D001)} h8h9", "go depth 1")
     lines = gui.read_until("bestmove")
     assert any(line.startswith(RULING) for line in lines), lines
     gui.send("quit")

@@ -82,10 +82,11 @@ def test_uci2wb_lines_and_the_engines_captures() -> None:
     game = ["i6i5", *D001]
     shown: list[str] = []
     for ply in range(1, len(game), 2):  # Red's turns: the GUI's line, then the engine's move
-        shown += search(proxy, f"position fen {after.fen()} moves {' '.join(game[:ply])}")
+        # UCI2WB writes the FEN's last fields too: `- - 0 1`.
+        shown += search(proxy, f"position fen {after.fen()} - - 0 1 moves {' '.join(game[:ply])}")
         shown += proxy.from_engine(f"bestmove {game[ply]}")
     # Black's f8f9 completes the third occurrence: Red's engine gets the line past it.
-    shown += search(proxy, f"position fen {after.fen()} moves {' '.join(game)}")
+    shown += search(proxy, f"position fen {after.fen()} - - 0 1 moves {' '.join(game)}")
     assert rulings(shown) == [
         "info string xqadj ruling result 0-1 reason perpetual-check ply 10 offender red "
         "article art.6 cycle " + " ".join(D001)

@@ -7,9 +7,10 @@ waits for ``ponderhit`` (then answers as for the position plus the ponder move) 
 (then answers ``--stop-move`` or its first legal move).  ``bestmove … ponder <--ponder-move>``
 when given.
 
-Faults on demand: ``--crash-at-go`` exits with status 3 at the first ``go``; ``--ignore-quit``
-never quits (it must be killed); ``--flood`` writes ``info`` lines forever after ``uci``.
-``--log FILE`` appends every line received; ``--pid-file FILE`` records its process id.
+Faults on demand: ``--crash-at-go`` exits with status 3 at the first ``go``;
+``--ignore-quit`` never quits, neither at ``quit`` nor at the end of its input (it must be
+killed); ``--flood`` writes ``info`` lines forever after ``uci``.  ``--log FILE`` appends every
+line received; ``--pid-file FILE`` records its process id.
 """
 
 import argparse
@@ -98,12 +99,11 @@ def main() -> None:
         elif command == "stop" and pondering:
             pondering = False
             print(answer(board, ply, args.stop_move))
-        elif command == "quit":
-            if args.ignore_quit:
-                while True:
-                    time.sleep(3600)
+        elif command == "quit" and not args.ignore_quit:
             break
         sys.stdout.flush()
+    while args.ignore_quit:  # a hung engine: only a signal ends it
+        time.sleep(3600)
 
 
 if __name__ == "__main__":
