@@ -9,8 +9,8 @@ move before its ruling; the push of the last move (the third occurrence: classif
 the cycle and rule) is timed, with the profile's position memo emptied first so that nothing
 learnt from an earlier line or repeat helps.  Each line is timed ``--repeat`` times and its best
 time kept (the machine's noise is one-sided).  Printed: the median and the worst over the lines,
-and the slowest lines.  Target (issue 6): worst under 100 ms.  The import of ``xqadj.cxa`` (paid
-once, by the first ruling of a process) is done before timing.
+and the slowest lines.  Target (issue 6): worst under 100 ms.  The CXA profile
+(``xqadj.rules.cxa``) is imported with ``xqadj``, before timing.
 
 With ``--games``, the real games of ``shared/games`` are followed too under the CXA rules, and
 every repetition ruling in them is timed the same way: their count, median and worst.
@@ -27,9 +27,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the repo, for `import xqadj`
 
-from xqadj import cxa  # noqa: E402
 from xqadj.board import STARTING_FEN  # noqa: E402
 from xqadj.referee import Game, Reason  # noqa: E402
+from xqadj.rules.cxa import search  # noqa: E402
 
 DEFAULT_CASES = Path(__file__).resolve().parents[1] / "tests" / "data" / "cxa-cases.tsv"
 REPETITION = {Reason.REPETITION, Reason.PERPETUAL_CHECK, Reason.PERPETUAL_CHASE}
@@ -47,7 +47,7 @@ def time_case(fen: str, moves: list[str], repeat: int) -> tuple[float, str]:
         game = Game(fen, rules="cxa")
         for text in moves[:-1]:
             game.push_iccs(text)
-        cxa._MEMO.clear()
+        search._MEMO.clear()
         start = _CLOCK()
         ruling = game.push_iccs(moves[-1])
         elapsed = _CLOCK() - start

@@ -5,7 +5,7 @@ miscounted), plays a four-move cycle twice, so that the start position occurs fo
 at ply 8 (ply 9 when a first move leaves the start and the cycle begins after it), and asserts:
 
 * the classification of each move of the cycle (check / chase / other, and the chase's victims as
-  ``"attacker>victim"`` squares after the move), through :func:`xqadj.classify.classify_move`, and
+  ``"attacker>victim"`` squares after the move), through :func:`xqadj.rules.axf.classify_move`, and
   that the referee's own classifications agree;
 * that no ruling falls before the third occurrence, and the ruling that falls there.
 
@@ -22,8 +22,9 @@ from collections.abc import Iterable
 from support import make_fen
 
 from xqadj.board import BLACK, RED, Board, Move, square_name
-from xqadj.classify import MoveClass, classify_move
 from xqadj.referee import Game, Reason, Ruling
+from xqadj.rules.axf import classify_move
+from xqadj.rules.ruling import MoveClass
 
 DRAW, RED_WINS, BLACK_WINS = "1/2-1/2", "1-0", "0-1"
 CHECK, CHASE, OTHER = "check", "chase", "other"

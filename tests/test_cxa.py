@@ -1,4 +1,4 @@
-"""Tests of the CXA 2020 rules profile, :mod:`xqadj.cxa` (``Game(..., rules='cxa')``).
+"""Tests of the CXA 2020 rules profile, :mod:`xqadj.rules.cxa` (``Game(..., rules='cxa')``).
 
 The specification is the rulebook's own diagrams (``tests/data/cxa-cases.tsv``, a copy of
 ``shared/cases/cxa-cases.tsv``): for every line, the labels of the first cycle's moves must be the
@@ -19,9 +19,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from support import make_fen, sq
 
-from xqadj import cxa
 from xqadj.board import BLACK, KNIGHT, RED, Board, Move
 from xqadj.referee import Game, GameOverError, Reason, Ruling
+from xqadj.rules import cxa
+from xqadj.rules.cxa import search, watch
 
 DATA = Path(__file__).resolve().parent / "data"
 SHARED = Path(__file__).resolve().parents[1].parent / "shared" / "cases"
@@ -211,7 +212,7 @@ def test_q2_a_hidden_root_is_found_after_the_capture() -> None:
     assert not [g for g in cxa.gains_of(rooted) if g.victim == sq("d6")]
     del pieces["d9"]
     bare = Board(make_fen(pieces))
-    assert [g.value for g in cxa.gains_of(bare) if g.victim == sq("d6")] == [cxa.STRONG]
+    assert [g.value for g in cxa.gains_of(bare) if g.victim == sq("d6")] == [search.STRONG]
 
 
 def test_q2_a_pinned_root_is_a_fake_one_and_the_pin_takes_part() -> None:
@@ -220,7 +221,7 @@ def test_q2_a_pinned_root_is_a_fake_one_and_the_pin_takes_part() -> None:
     pieces = {"d0": "K", "f0": "A", "e9": "k", "e7": "r", "c7": "n", "c3": "R", "e1": "R"}
     board = Board(make_fen(pieces))
     (gain,) = [g for g in cxa.gains_of(board) if g.victim == sq("c7")]
-    assert gain.value == cxa.STRONG and not gain.protected and gain.covered and gain.joint
+    assert gain.value == search.STRONG and not gain.protected and gain.covered and gain.joint
 
 
 def test_q2_an_under_protected_piece_is_won_jointly() -> None:
@@ -285,7 +286,7 @@ def test_q6_the_depth_of_mate_threats(monkeypatch: pytest.MonkeyPatch) -> None:
     case = case_by_id("CXA20-F17")
     moves = case["moves"].split()[:4]
     assert labels_of(case["fen"], moves)[3] == "杀"
-    monkeypatch.setattr(cxa, "MATE_CHECKS", 3)
+    monkeypatch.setattr(search, "MATE_CHECKS", 3)
     assert labels_of(case["fen"], moves)[3] != "杀"
 
 
@@ -300,15 +301,15 @@ def test_q6_the_depth_of_winning_material_by_checks(monkeypatch: pytest.MonkeyPa
         board.push_iccs(text)
     targets = {g.target_code & 7 for g in cxa.classify_move(board, Move.from_iccs(moves[2])).gains}
     assert targets == {KNIGHT}
-    monkeypatch.setattr(cxa, "GAIN_CHECKS", 2)
+    monkeypatch.setattr(search, "GAIN_CHECKS", 2)
     assert labels_of(case["fen"], moves) == "将闲捉闲"
-    monkeypatch.setattr(cxa, "GAIN_CHECKS", 1)
+    monkeypatch.setattr(search, "GAIN_CHECKS", 1)
     assert labels_of(case["fen"], moves) == "将闲闲闲"
 
 
-def tally(*events: tuple[str, str, bool, bool]) -> cxa._Tally:
+def tally(*events: tuple[str, str, bool, bool]) -> search._Tally:
     """A tally after captures (piece letter, square, by the side?, of a piece that moved?)."""
-    result = cxa._Tally()
+    result = search._Tally()
     for letter, name, won, moved in events:
         code = ".kabnrcp".index(letter.lower()) + (0 if letter.isupper() else 8)
         target = sq(name)
@@ -324,17 +325,17 @@ def test_q7_the_floating_value_of_a_crossed_pawn() -> None:
     counts (图4 "以炮换马多得一卒"); a pawn against a knight each took is even, and even counts
     as a chase (各吃各子, 26.5: 图22)."""
     # Red wins the crossed black pawn on e4 (rank 4: crossed for Black) for nothing.
-    assert tally(("p", "e4", True, False)).score() == cxa.STRONG
+    assert tally(("p", "e4", True, False)).score() == search.STRONG
     # ... for a knight that is then taken back: floating, even, no gain.
     assert tally(("p", "e4", True, False), ("N", "e4", False, True)).score() == 0
     # ... and a black elephant that it then gives up: a pawn for an elephant is no gain.
     assert tally(("p", "e4", True, False), ("B", "e4", False, True)).score() <= 0
     # A pawn taken, and a knight lost elsewhere (各吃各子): even, and it counts.
-    assert tally(("p", "e4", True, False), ("N", "b6", False, False)).score() == cxa.EVEN_TRADE
+    assert tally(("p", "e4", True, False), ("N", "b6", False, False)).score() == search.EVEN_TRADE
     # A cannon for a knight and a pawn more (图4).
     assert (
         tally(("n", "c5", True, False), ("C", "c5", False, True), ("p", "e4", True, False)).score()
-        == cxa.STRONG
+        == search.STRONG
     )
 
 
@@ -464,7 +465,7 @@ def test_forbidden_run_is_off_by_default_and_not_an_axf_rule() -> None:
 
 
 def test_forbidden_run_needs_three_squares(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(cxa, "RUN_SQUARES", 7)  # 参考图8's run lands on six
+    monkeypatch.setattr(watch, "RUN_SQUARES", 7)  # 参考图8's run lands on six
     ruling = play_with_run_rule("CXA20-R08")
     assert ruling is not None and ruling.ply == 21
 
@@ -584,9 +585,9 @@ def random_board(data: st.DataObject) -> Board:
 def test_property_checks_and_evasions_are_the_legal_ones(data: st.DataObject) -> None:
     board = random_board(data)
     legal = board.legal_moves()
-    assert sorted(cxa._find_checks(board)) == sorted(m for m in legal if board.gives_check(m))
+    assert sorted(search._find_checks(board)) == sorted(m for m in legal if board.gives_check(m))
     if board.is_check():
-        assert sorted(cxa._evasions(board)) == sorted(legal)
+        assert sorted(search._evasions(board)) == sorted(legal)
 
 
 @PROPERTY_SETTINGS

@@ -21,8 +21,9 @@ from __future__ import annotations
 import pytest
 from support import make_fen, sq
 
-from xqadj import cxa
-from xqadj.board import CANNON, Board, Move
+from xqadj.board import CANNON, Board, Move, square_name
+from xqadj.rules import cxa
+from xqadj.rules.cxa import search
 
 
 def label_after(fen: str, moves: str) -> cxa.MoveLabel:
@@ -80,7 +81,7 @@ def test_p1_after_a_move_that_did_not_attack_taking_away_a_defence_is_a_chase() 
     assert board.fen() == parried.fen()  # one position, two histories
     label = cxa.classify_move(board, Move.from_iccs("a2b2"))
     assert label.label == "捉"
-    assert [cxa.square_name(g.target) for g in label.gains] == ["f6"]
+    assert [square_name(g.target) for g in label.gains] == ["f6"]
     assert lines(label)[0].startswith("g4f6")
 
 
@@ -113,7 +114,7 @@ def test_p1_a_pawn_that_steps_out_of_a_chase_chases_with_what_it_frees(
     label = label_after(fen, "b3a3 a5b5")
     assert label.label == expected
     if expected == "捉":
-        assert [cxa.square_name(g.target) for g in label.gains] == ["h7"]
+        assert [square_name(g.target) for g in label.gains] == ["h7"]
 
 
 # -- P2: the line ends when its material is won -------------------------------------------------
@@ -135,13 +136,13 @@ def test_p2_the_opponents_own_capture_is_not_netted_against_winning_material_by_
     board = Board(FORK)
     with board.passed_turn():  # black's capture is there, and wins the knight
         assert Move(sq("i5"), sq("i2")) in board.legal_moves()
-        assert (sq("i5"), sq("i2"), board.squares[sq("i2")]) in cxa._winning_captures(board)
+        assert (sq("i5"), sq("i2"), board.squares[sq("i2")]) in search._winning_captures(board)
     label = cxa.classify_move(board, Move.from_iccs("b4c6"))
     assert label.label == "捉"
     (gain,) = label.gains
     assert gain.how == "checks"
-    assert cxa.square_name(gain.target) == "g6"
-    assert gain.value == cxa.STRONG
+    assert square_name(gain.target) == "g6"
+    assert gain.value == search.STRONG
 
 
 def test_p2_a_defence_against_the_line_itself_is_still_netted() -> None:
@@ -187,13 +188,13 @@ def test_p3_the_tally_floats_a_pawn_against_an_abandoned_piece() -> None:
     """P3 on the tally itself: a crossed pawn taken, an advisor lost to a capture of something
     that had not moved in the line (a 各吃各子 counter) scores 0, not 98; a pawn taken and a
     knight lost that way is still an even 各吃各子 (26.5 "价值相当…按捉", 图22)."""
-    pawn = cxa._Tally().after(Move(sq("c1"), sq("c3")), 7 | 8, True)  # a black pawn on c3
-    assert pawn.score() == cxa.STRONG
+    pawn = search._Tally().after(Move(sq("c1"), sq("c3")), 7 | 8, True)  # a black pawn on c3
+    assert pawn.score() == search.STRONG
     advisor = pawn.after(Move(sq("e5"), sq("e1")), 2, False, moved=False)
     assert (advisor.counter, advisor.recaptured) == (True, False)
     assert advisor.score() == 0
     knight = pawn.after(Move(sq("e5"), sq("b2")), 4, False, moved=False)
-    assert knight.score() == cxa.EVEN_TRADE
+    assert knight.score() == search.EVEN_TRADE
 
 
 # -- the principal target (26.9) ------------------------------------------------------------------
@@ -209,10 +210,10 @@ def test_the_target_of_a_chase_is_not_a_piece_thrown_in_along_the_line() -> None
     board.push_iccs("e8e9")
     label = cxa.classify_move(board, Move.from_iccs("a2b2"))
     (gain,) = label.gains
-    taken = {cxa.square_name(m.to_square) for m in gain.line[::2][1:]}
+    taken = {square_name(m.to_square) for m in gain.line[::2][1:]}
     assert "d0" in taken  # the line's last capture: the king takes the rook thrown in
     assert gain.target_code & 7 == CANNON
-    assert cxa.square_name(gain.target) == "f6"
+    assert square_name(gain.target) == "f6"
 
 
 # -- the node budget ------------------------------------------------------------------------------
@@ -224,25 +225,25 @@ BUDGET = "3akc1RC/4a4/4b4/p3P3r/6b2/6B2/P8/4B4/4A4/3AK4 b"
 def test_a_search_that_runs_out_keeps_the_gain_it_proved(monkeypatch: pytest.MonkeyPatch) -> None:
     """Running out of nodes never makes a chase (docs/cxa.md), but it must not unmake a real
     one either.  Black's 车１平５ (i6-e6) wins material worth 98 (a strong piece for a weak
-    one): the exact search needs more than :data:`cxa.LINE_NODES` nodes.  The null
+    one): the exact search needs more than :data:`search.LINE_NODES` nodes.  The null
     window had shown a gain; the line keeps it, proved again with the mate tests on a budget of
     its own.  (Before issue 12 the line was dropped: no gain.)"""
     first = Move.from_iccs("i6e6")
-    cxa._MEMO.clear()
+    search._MEMO.clear()
     board = Board(BUDGET)
-    prober = cxa._Prober(board, moved=sq("i6"), strict=True)
+    prober = search._Prober(board, moved=sq("i6"), strict=True)
     prober.prepare()
     found, _check = prober.line(first, alpha=0)
     assert found.score >= 1
     (gain,) = [
-        g for g in cxa._Prober(board, moved=sq("i6"), strict=True).gains() if g.line[0] == first
+        g for g in search._Prober(board, moved=sq("i6"), strict=True).gains() if g.line[0] == first
     ]
     assert gain.bounded  # a lower bound, told as such in the explanation
 
-    default = cxa.LINE_NODES
-    monkeypatch.setattr(cxa, "LINE_NODES", 100_000)
-    cxa._MEMO.clear()
-    exact = cxa._Prober(board, moved=sq("i6"), strict=True)
+    default = search.LINE_NODES
+    monkeypatch.setattr(search, "LINE_NODES", 100_000)
+    search._MEMO.clear()
+    exact = search._Prober(board, moved=sq("i6"), strict=True)
     exact.prepare()
     value, _check = exact.line(first, alpha=0)
     assert value.score == 98  # the gain is real

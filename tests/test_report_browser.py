@@ -8,7 +8,7 @@ Headless Chromium (Debian's ``chromium``; installed here when missing, as root, 
   phone's width;
 * a probe script, added to a copy of the page and read back with ``--dump-dom``, reports every
   arrow element of every picture (its kind, squares and rendered size), which must be exactly the
-  move, the checks (attackers of the king) and the chases (:func:`xqadj.classify.classify_move`)
+  move, the checks (attackers of the king) and the chases (:func:`xqadj.rules.axf.classify_move`)
   of each cycle move, computed here without xqadj.svg; it draws every piece character in the
   font the page's pieces use and compares it with the box of a character no font has (a control
   that must come out as a box), so a missing CJK font fails; and it checks that a phone-wide
@@ -33,7 +33,7 @@ import pytest
 
 from xqadj import replay, report, svg
 from xqadj.board import square_name
-from xqadj.classify import classify_move
+from xqadj.rules.axf import classify_move
 
 ROOT = Path(__file__).resolve().parents[1]
 GAMES = ROOT.parent / "shared" / "games"

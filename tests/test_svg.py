@@ -16,9 +16,9 @@ from hypothesis import strategies as st
 
 from xqadj import svg
 from xqadj.board import RED, Board, Move, square_name
-from xqadj.classify import classify_move
 from xqadj.cli import main as cli_main
 from xqadj.referee import Game, Reason, Ruling, cycle_start, cycle_steps
+from xqadj.rules.axf import classify_move
 
 SVG = "{http://www.w3.org/2000/svg}"
 ROOT = Path(__file__).resolve().parents[1]

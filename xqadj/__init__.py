@@ -1,18 +1,20 @@
 """xqadj: the rules arbiter for xiangqi.
 
-The package is layered, each layer usable alone:
+Layer: the package's front door (imports the core and the referee).  The package is layered,
+each layer importing only itself and the layers below it (``docs/architecture.md``):
 
-* :mod:`xqadj.board` — positions, FEN, legal moves, make/unmake, Zobrist hash and the
-  repetition history (no I/O);
-* :mod:`xqadj.notation` — WXF (``C2=5``) and Chinese (``炮二平五``) move notation;
-* :mod:`xqadj.classify` — what a move is under the AXF/WXF rules: check, chase (with victims)
-  or other;
-* :mod:`xqadj.referee` — a game that rules checkmate, stalemate, perpetual check, perpetual
-  chase, repetition draws and the move limit (:class:`Game`, :class:`Ruling`);
-* :mod:`xqadj.cxa` — the Chinese rules (CXA 2020) as a second profile, ``Game(rules="cxa")``;
-* :mod:`xqadj.protocol` — the line protocol served by the ``xqadj`` command;
-* :mod:`xqadj.engine`, :mod:`xqadj.match`, :mod:`xqadj.proxy`, :mod:`xqadj.replay` — the
-  integrations: driving engines, engine matches, the GUI proxy, game files.
+* core: :mod:`xqadj.board` — positions, FEN, legal moves, make/unmake, Zobrist hash and the
+  repetition history (no I/O); :mod:`xqadj.notation` — WXF (``C2=5``) and Chinese
+  (``炮二平五``) move notation;
+* rules: :mod:`xqadj.rules` — the rules profiles by name, :mod:`xqadj.rules.axf` (AXF/WXF, the
+  default) and :mod:`xqadj.rules.cxa` (CXA 2020, ``Game(rules="cxa")``);
+* referee: :mod:`xqadj.referee` — a game that rules checkmate, stalemate, perpetual check,
+  perpetual chase, repetition draws and the move limit (:class:`Game`, :class:`Ruling`);
+* protocol: :mod:`xqadj.protocol` — the line protocol served by the ``xqadj`` command;
+* presentation: :mod:`xqadj.svg` — pictures of positions and rulings;
+* integrations: :mod:`xqadj.integrations` — driving engines, engine matches, the GUI proxy,
+  game files, reports;
+* command line: :mod:`xqadj.cli`.
 """
 
 from xqadj.board import (

@@ -4,6 +4,9 @@ The specification is ``protocol/PROTOCOL.md``.  :class:`Session` holds the state
 command line into output lines, with no I/O of its own, so it can be tested and embedded
 (``xqadj proxy`` uses it); :func:`serve` is the loop around it.
 
+Layer: protocol.  It imports the referee, the rules registry (:data:`xqadj.rules.PROFILES`, the
+``Rules`` option's values) and the core; no integration.
+
 >>> session = Session()
 >>> session.handle("position fen 4k4/9/9/9/9/9/9/9/9/3K5 w moves d0d1")
 []
@@ -25,7 +28,8 @@ from typing import BinaryIO, TextIO
 
 from xqadj import __version__
 from xqadj.board import STARTING_FEN, Board, IllegalMoveError, InvalidFenError, Move, XqadjError
-from xqadj.referee import RULE_SETS, Game, Ruling
+from xqadj.referee import Game, Ruling
+from xqadj.rules import PROFILES
 
 #: Longest accepted command line, in bytes; a longer one is refused and skipped.
 MAX_LINE_BYTES = 1 << 20
@@ -252,7 +256,7 @@ class Session:
     def _handshake(self, done: str, ucci: bool) -> list[str]:
         prefix = "option " if ucci else "option name "
         notations = " ".join(f"var {n}" for n in NOTATIONS)
-        rules = " ".join(f"var {r}" for r in RULE_SETS)
+        rules = " ".join(f"var {r}" for r in PROFILES)
         return [
             f"id name xqadj {__version__}",
             f"id author {AUTHOR}",
@@ -282,7 +286,7 @@ class Session:
         key = name.lower()
         options = Options(**vars(self.options))
         if key == "rules":
-            options.rules = _choice("Rules", value, RULE_SETS)
+            options.rules = _choice("Rules", value, tuple(PROFILES))
         elif key == "notation":
             options.notation = _choice("Notation", value, NOTATIONS)
         elif key == "movelimit":

@@ -1,4 +1,7 @@
-"""Move classification under the AXF/WXF rules: check, chase (with its victims) or other.
+"""The AXF/WXF rules profile (the default): classify a move as check, chase (with its victims)
+or other, and judge a repeated cycle (:func:`judge_cycle`).
+
+Layer: rules (the AXF profile; imports the core and :mod:`xqadj.rules.ruling`).
 
 The rules digest (``RULES.md`` §2.3–2.7) is the specification; ``docs/rulings.md`` records the
 decisions taken where the rulebook is silent.  In short, a move *chases* a piece when, after the
@@ -19,10 +22,11 @@ MoveClass(move=Move.from_iccs('a0a3'), check=False, victims=(Threat(attacker=27,
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from dataclasses import dataclass, field, replace
 
 from xqadj.board import (
     ADVISOR,
+    BLACK,
     BLACK_BIT,
     CANNON,
     ELEPHANT,
@@ -30,15 +34,28 @@ from xqadj.board import (
     KING,
     KNIGHT,
     PAWN,
-    PIECE_NAMES,
     RED,
     ROOK,
+    SYMBOL_BY_CODE,
     Board,
     Color,
     Move,
+    Piece,
     code_color,
     square_name,
     square_rank,
+)
+from xqadj.rules.base import StepLabel, Watch
+from xqadj.rules.ruling import (
+    LEVEL_CHASE,
+    LEVEL_CHECK,
+    LEVEL_NONE,
+    MoveClass,
+    Reason,
+    Ruling,
+    SideVerdict,
+    Threat,
+    result_for_loser,
 )
 
 #: Chasers whose threats never count: the king and the pawns may chase (art. 28–29, D67–70).
@@ -51,43 +68,6 @@ STRONGER_VICTIM = frozenset(
     {(KNIGHT, ROOK), (CANNON, ROOK)}
     | {(a, v) for a in (ADVISOR, ELEPHANT) for v in (ROOK, KNIGHT, CANNON)}
 )
-
-
-class Threat(NamedTuple):
-    """A capture the mover threatens: ``attacker`` and ``victim`` are squares after the move."""
-
-    attacker: int
-    victim: int
-
-    def describe(self, board: Board) -> str:
-        """``'cannon b2 attacks rook f2'``, for the board after the move."""
-        attacker, victim = board.piece_at(self.attacker), board.piece_at(self.victim)
-        if attacker is None or victim is None:
-            return f"{square_name(self.attacker)} attacks {square_name(self.victim)}"
-        return (
-            f"{PIECE_NAMES[attacker.piece_type]} {square_name(self.attacker)} attacks "
-            f"{PIECE_NAMES[victim.piece_type]} {square_name(self.victim)}"
-        )
-
-
-class MoveClass(NamedTuple):
-    """What a move is under the AXF/WXF rules.
-
-    ``check``: the move attacks the enemy king.  ``victims``: the chases the move creates.  A
-    move can be both: it then counts towards perpetual check and towards perpetual chase
-    (docs/rulings.md, D-5); :attr:`kind` names it by the heavier, ``'check'``.
-    """
-
-    move: Move
-    check: bool
-    victims: tuple[Threat, ...]
-
-    @property
-    def kind(self) -> str:
-        """``'check'``, ``'chase'`` or ``'other'``."""
-        if self.check:
-            return "check"
-        return "chase" if self.victims else "other"
 
 
 def _is_uncrossed_pawn(code: int, sq: int) -> bool:
@@ -304,3 +284,171 @@ def _between(a: int, b: int, c: int) -> bool:
     if a // 9 == b // 9 == c // 9 or a % 9 == b % 9 == c % 9:
         return min(a, c) < b < max(a, c)
     return False
+
+
+# -- the ruling of a cycle ----------------------------------------------------------------------
+
+
+def _piece_ids(board: Board) -> list[str]:
+    """An id for each square's piece, valid while no capture happens: type and start square."""
+    return [
+        f"{SYMBOL_BY_CODE[code]}@{square_name(sq)}" if code else ""
+        for sq, code in enumerate(board.squares)
+    ]
+
+
+@dataclass
+class _Replay:
+    """A cycle replayed move by move: each move's class, and the ids and pieces after it."""
+
+    classes: list[MoveClass] = field(default_factory=list)
+    ids_after: list[list[str]] = field(default_factory=list)
+
+    def chased(self, index: int) -> set[str]:
+        return {self.ids_after[index][v.victim] for v in self.classes[index].victims}
+
+    def chaser_ids(self, victim: str) -> set[str]:
+        return {
+            self.ids_after[i][threat.attacker]
+            for i, cls in enumerate(self.classes)
+            for threat in cls.victims
+            if self.ids_after[i][threat.victim] == victim
+        }
+
+
+def judge_cycle(board: Board, length: int) -> Ruling:
+    """Judge the last ``length`` moves of ``board``'s move stack, which return to a position.
+
+    Each side's moves are judged separately (Li 1982 principle 2): perpetual check outranks
+    perpetual chase of one piece, which outranks nothing; the higher level loses, equal levels
+    draw (Li 1982 乙1–4, art. 5–7).
+    """
+    work = board.copy()
+    cycle = [work.pop() for _ in range(length)][::-1]
+    start_turn = work.turn
+    ids = _piece_ids(work)
+    replay = _Replay()
+    notes = []
+    # The second loop usually replays the first one's positions: classify each (position, move)
+    # once.
+    known: dict[tuple[int, Move], MoveClass] = {}
+    for move in cycle:
+        key = (work.zobrist_hash(), move)
+        cls = known.get(key) or known.setdefault(key, classify_move(work, move))
+        work.push(move)
+        f, t = move
+        ids[t], ids[f] = ids[f], ""
+        replay.classes.append(cls)
+        replay.ids_after.append(ids[:])
+        notes.append(_note(work, cls))
+    verdicts = []
+    for color in (RED, BLACK):
+        own = [i for i in range(length) if (i % 2 == 0) == (color == start_turn)]
+        verdicts.append(
+            _side_verdict(color, [replay.classes[i] for i in own], [replay.chased(i) for i in own])
+        )
+    red, black = verdicts
+    drawn = Ruling(
+        "1/2-1/2",
+        Reason.REPETITION,
+        board.ply,
+        None,
+        "",
+        tuple(cycle),
+        tuple(replay.classes),
+        tuple(verdicts),
+        tuple(notes),
+        start_turn,
+    )
+    if red.level == black.level:
+        # Neither breaks a rule (art. 5); both check (art. 7); both chase (Li 1982 乙3, 图108).
+        return replace(
+            drawn,
+            article={LEVEL_NONE: "art.5", LEVEL_CHECK: "art.7", LEVEL_CHASE: "图108"}[red.level],
+        )
+    loser = red if red.level > black.level else black
+    if loser.level == LEVEL_CHECK:
+        # Against a perpetual chase too, the checker must vary (Li 1982 乙2).
+        reason, article = Reason.PERPETUAL_CHECK, "art.6"
+    else:
+        reason, article = Reason.PERPETUAL_CHASE, _chase_article(replay, loser)
+    return replace(
+        drawn,
+        result=result_for_loser(loser.color),
+        reason=reason,
+        offender=loser.color,
+        article=article,
+    )
+
+
+def _side_verdict(color: Color, classes: list[MoveClass], chased: list[set[str]]) -> SideVerdict:
+    if classes and all(c.check for c in classes):
+        return SideVerdict(color, LEVEL_CHECK)
+    # A move that checks and chases at once counts as a chase too: of two readings the one
+    # under which the cycle is forbidden is taken (图109 从重; docs/rulings.md).
+    if classes and all(c.victims for c in classes):
+        common = set.intersection(*chased)
+        if common:
+            return SideVerdict(color, LEVEL_CHASE, tuple(sorted(common)))
+    return SideVerdict(color, LEVEL_NONE)
+
+
+#: The detail article that rules a perpetual chase, by (attacker type, victim type).
+_CHASE_ARTICLES = {
+    (CANNON, ROOK): "art.15",
+    (KNIGHT, ROOK): "art.20",
+    (ROOK, CANNON): "art.18",
+    (ROOK, KNIGHT): "art.23",
+    (ROOK, ROOK): "art.24",
+    (CANNON, CANNON): "art.24",
+    (KNIGHT, KNIGHT): "art.24",
+}
+
+
+def _chase_article(replay: _Replay, loser: SideVerdict) -> str:
+    """Art. 33 when several pieces take turns chasing the piece; else the article for the
+    attacker and victim types; art. 25 (an unprotected piece chased) by default."""
+    victim = loser.chased[0]
+    chasers = replay.chaser_ids(victim)
+    if len(chasers) > 1:
+        return "art.33"
+    attacker_type = Piece.from_symbol(next(iter(chasers))[0]).piece_type
+    victim_type = Piece.from_symbol(victim[0]).piece_type
+    return _CHASE_ARTICLES.get((attacker_type, victim_type), "art.25")
+
+
+def _note(board: Board, cls: MoveClass) -> str:
+    """The victims of a move, readable: ``', cannon b2 attacks rook f2'``."""
+    parts = [threat.describe(board) for threat in cls.victims]
+    return ", " + "; ".join(parts) if parts else ""
+
+
+# -- the profile ---------------------------------------------------------------------------------
+
+
+class AxfProfile:
+    """The AXF/WXF profile (the default): :func:`classify_move` and :func:`judge_cycle`."""
+
+    name = "axf"
+    title = "AXF/WXF rules (Asian Xiangqi Federation)"
+    options: frozenset[str] = frozenset()
+
+    def judge_cycle(self, board: Board, length: int) -> Ruling:
+        return judge_cycle(board, length)
+
+    def label_move(
+        self, board: Board, move: Move, ruling: Ruling | None = None, index: int = 0
+    ) -> StepLabel:
+        """将 捉 闲, from the ruling's own classification when it has one (a move that checks
+        and chases is 将 there and counts as both)."""
+        if ruling is not None and index < len(ruling.classifications):
+            cls = ruling.classifications[index]
+        else:
+            cls = classify_move(board, move)
+        return StepLabel("将" if cls.check else "捉" if cls.victims else "闲", cls.victims)
+
+    def watchers(self, forbidden_run: bool = False) -> tuple[Watch, ...]:
+        return ()
+
+
+PROFILE = AxfProfile()

@@ -1,0 +1,61 @@
+"""The interface a rules profile provides (:class:`Profile`), and that of the watchers a profile
+may run on every move (:class:`Watch`).
+
+Layer: rules (imports the core and :mod:`xqadj.rules.ruling` only).  A profile is a module
+under :mod:`xqadj.rules` with a ``PROFILE`` object of this shape, listed once in
+:data:`xqadj.rules.PROFILES`; the referee, the protocol's ``Rules`` option and the command
+line's ``--rules`` all read that registry.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple, Protocol
+
+from xqadj.board import Board, Move
+from xqadj.rules.ruling import Ruling, Threat
+
+
+class StepLabel(NamedTuple):
+    """A move as a profile names it: the rulebook's ``label`` (AXF: 将 捉 闲; CXA: 将 杀 捉 兑 献
+    拦 跟 闲) and the ``chases`` it makes, as (attacker, victim) squares after the move."""
+
+    label: str
+    chases: tuple[Threat, ...] = ()
+
+
+class Watch(Protocol):
+    """A ruling looked for after every move, beside repetitions and mates (CXA: the forbidden
+    run).  It may keep state across moves; it must not change the board."""
+
+    def check(self, board: Board) -> Ruling | None:
+        """The ruling the board's last move causes, if any."""
+        ...
+
+
+class Profile(Protocol):
+    """A rules profile: what the referee asks of it.
+
+    ``name`` is the registry key (``Rules`` / ``--rules`` value); ``title`` a short description
+    for help texts; ``options`` the names of the :class:`xqadj.referee.Game` options beyond the
+    common ones that the profile honours (``forbidden_run``).
+    """
+
+    name: str
+    title: str
+    options: frozenset[str]
+
+    def judge_cycle(self, board: Board, length: int) -> Ruling:
+        """Rule the last ``length`` moves of ``board``'s move stack, which bring its position
+        back for the third time."""
+        ...
+
+    def label_move(
+        self, board: Board, move: Move, ruling: Ruling | None = None, index: int = 0
+    ) -> StepLabel:
+        """Name the legal ``move`` of ``board``'s side to move (board unchanged); when it is
+        move ``index`` of ``ruling``'s cycle, as that ruling saw it."""
+        ...
+
+    def watchers(self, forbidden_run: bool = False) -> tuple[Watch, ...]:
+        """Fresh watchers for one game with these options; none for most profiles."""
+        ...
