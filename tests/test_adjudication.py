@@ -1,4 +1,4 @@
-"""Draw and resign adjudication from engine scores (xqadj.adjudication)."""
+"""Draw and resign adjudication from engine scores (xqadj.integrations.adjudication)."""
 
 from __future__ import annotations
 
@@ -6,7 +6,13 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from xqadj.adjudication import MATE_SCORE, Adjudicator, DrawRule, ResignRule, parse_score
+from xqadj.integrations.adjudication import (
+    MATE_SCORE,
+    Adjudicator,
+    DrawRule,
+    ResignRule,
+    parse_score,
+)
 
 
 def run(adjudicator: Adjudicator, scores, irreversible=()):
@@ -29,7 +35,7 @@ def test_parse_score():
 
 
 def test_parse_info():
-    from xqadj.adjudication import SearchInfo, parse_info
+    from xqadj.integrations.adjudication import SearchInfo, parse_info
 
     assert parse_info([]) == SearchInfo()
     assert parse_info(["info depth 12 score cp 45 pv h2e2", "info currmove b0c2"]) == (

@@ -13,8 +13,8 @@ import pexpect
 import pytest
 
 from xqadj.board import Board
-from xqadj.engine import EngineSpec
-from xqadj.match import Opening
+from xqadj.integrations.engine import EngineSpec
+from xqadj.integrations.match import Opening
 
 SCRIPTED = Path(__file__).resolve().parent / "engines" / "scripted.py"
 # AXF/WXF diagram 22: Red's cannon chases Black's rook; Red loses at ply 8 (0-1, art. 15).

@@ -24,7 +24,7 @@ import pytest
 from test_integrations import D22_FEN, D22_MOVES, SCRIPTED, pgn_games
 
 from xqadj.board import Board, Move
-from xqadj.engine import KEPT_INFO_LINES, Engine, EngineSpec, SearchLimit
+from xqadj.integrations.engine import KEPT_INFO_LINES, Engine, EngineSpec, SearchLimit
 
 ENGINES = Path(__file__).resolve().parent / "engines"
 FAKE = ENGINES / "match_engine.py"

@@ -1,5 +1,5 @@
-"""Opening books (xqadj.openings): EPD/FEN lines, PGN games in three notations, the older
-``startpos|fen … moves`` lines, plies, order, start and seed."""
+"""Opening books (xqadj.integrations.openings): EPD/FEN lines, PGN games in three notations,
+the older ``startpos|fen … moves`` lines, plies, order, start and seed."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from xqadj.board import STARTING_FEN, Board
-from xqadj.openings import Opening, OpeningBook, OpeningsSpec, read_openings
+from xqadj.integrations.openings import Opening, OpeningBook, OpeningsSpec, read_openings
 
 MIDGAME = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR b"
 

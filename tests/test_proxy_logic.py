@@ -1,10 +1,10 @@
-"""The proxy's logic in-process (:class:`xqadj.proxy.Proxy`, no processes): it stays in sync
-with the game the GUI actually plays, whatever the engine's ``bestmove`` said."""
+"""The proxy's logic in-process (:class:`xqadj.integrations.proxy.Proxy`, no processes): it stays
+in sync with the game the GUI actually plays, whatever the engine's ``bestmove`` said."""
 
 from __future__ import annotations
 
 from xqadj.board import Board
-from xqadj.proxy import Proxy
+from xqadj.integrations.proxy import Proxy
 
 D001_FEN = "c2a1k3/2c1a2R1/b6P1/8p/9/9/9/9/4K4/9 w"
 D001 = "h8h9 f9f8 h9h8 f8f9 h8h9 f9f8 h9h8 f8f9".split()

@@ -1,5 +1,5 @@
-"""The HTML report (xqadj.report) and the ``--html`` options of ``xqadj replay`` and ``xqadj
-match``; tests/test_report_browser.py loads reports in a real browser."""
+"""The HTML report (xqadj.integrations.report) and the ``--html`` options of ``xqadj replay`` and
+``xqadj match``; tests/test_report_browser.py loads reports in a real browser."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from xqadj import report
+from xqadj.integrations import report
 from xqadj.referee import Game, Reason, Ruling
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -144,7 +144,7 @@ def test_match_html_draws_each_ruled_game(tmp_path: Path) -> None:
 
 
 def test_match_cards_skip_games_without_a_ruling() -> None:
-    from xqadj.match import GameRecord, Opening
+    from xqadj.integrations.match import GameRecord, Opening
 
     game, ruling = ruled(D22_FEN, D22_MOVES)
     drawn = GameRecord(1, "A", "B", Opening(D22_FEN), list(game.moves), ruling.result)

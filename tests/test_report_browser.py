@@ -31,8 +31,9 @@ from pathlib import Path
 
 import pytest
 
-from xqadj import replay, report, svg
+from xqadj import svg
 from xqadj.board import square_name
+from xqadj.integrations import replay, report
 from xqadj.rules.axf import classify_move
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -199,7 +200,7 @@ def make_report(paths: list[Path], out: Path) -> dict[str, report.Card]:
     """The report of ``paths`` (ruled with replay's API), and its cards by source."""
     summary, outcomes = replay.replay_paths([str(p) for p in paths])
     kept = list(outcomes)
-    cards = report.replay_cards(kept)
+    cards = replay.replay_cards(kept)
     assert len(cards) == summary.ruled > 0
     report.write(out, report.render("xqadj replay: rulings", [summary.text(0.0)], cards))
     return {card.source: card for card in cards}

@@ -1,4 +1,4 @@
-"""xqadj.stats against the published figures of fastchess, and its invariants.
+"""xqadj.integrations.stats against the published figures of fastchess, and its invariants.
 
 Expected values: fastchess' own unit tests, ``app/tests/elo_test.cpp`` (Elo, nElo, their 95%
 error bars and LOS, trinomial and pentanomial) and ``app/tests/sprt_test.cpp`` (the LLR of the
@@ -17,7 +17,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from xqadj.stats import (
+from xqadj.integrations.stats import (
     MODELS,
     Pentanomial,
     Sprt,

@@ -1,4 +1,4 @@
-"""Time controls, clocks and the UCI/UCCI search commands (xqadj.timecontrol)."""
+"""Time controls, clocks and the UCI/UCCI search commands (xqadj.integrations.timecontrol)."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from xqadj.timecontrol import (
+from xqadj.integrations.timecontrol import (
     Clock,
     TimeControl,
     format_seconds,

@@ -1,4 +1,4 @@
-"""Engine settings, schedules and the tally (xqadj.tournament)."""
+"""Engine settings, schedules and the tally (xqadj.integrations.tournament)."""
 
 from __future__ import annotations
 
@@ -9,9 +9,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from xqadj.stats import Pentanomial, Trinomial
-from xqadj.timecontrol import TimeControl
-from xqadj.tournament import (
+from xqadj.integrations.stats import Pentanomial, Trinomial
+from xqadj.integrations.timecontrol import TimeControl
+from xqadj.integrations.tournament import (
     EngineConfig,
     ScheduledGame,
     Tally,
@@ -230,7 +230,7 @@ RESUME_PGN = """\
 
 
 def test_read_played():
-    from xqadj.tournament import PlayedGame, read_played
+    from xqadj.integrations.tournament import PlayedGame, read_played
 
     played = read_played(RESUME_PGN)
     assert sorted(played) == [1, 2, 5]
@@ -241,7 +241,7 @@ def test_read_played():
 
 
 def test_check_resume():
-    from xqadj.tournament import PlayedGame, check_resume
+    from xqadj.integrations.tournament import PlayedGame, check_resume
 
     games = schedule(2, rounds=3)
     names = ["A", "B"]

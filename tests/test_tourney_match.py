@@ -19,8 +19,8 @@ from pathlib import Path
 import pytest
 from test_integrations import D22_FEN, D22_MOVES, pgn_games
 
-from xqadj.openings import OpeningsSpec
-from xqadj.tournament import read_played
+from xqadj.integrations.openings import OpeningsSpec
+from xqadj.integrations.tournament import read_played
 
 ENGINE = Path(__file__).resolve().parent / "engines" / "tourney_engine.py"
 #: A bound for a match that must end by itself: reaching it means xqadj hung (not a speed test).

@@ -1,6 +1,7 @@
 """xqadj: the rules arbiter for xiangqi.
 
-Layer: the package's front door (imports the core and the referee).  The package is layered,
+Layer: package, the front door: it re-exports the core and the referee, and gives the core its
+notebook picture from :mod:`xqadj.svg` (loaded on first use).  The package is layered,
 each layer importing only itself and the layers below it (``docs/architecture.md``):
 
 * core: :mod:`xqadj.board` — positions, FEN, legal moves, make/unmake, Zobrist hash and the
@@ -29,11 +30,23 @@ from xqadj.board import (
     Piece,
     XqadjError,
     perft,
+    set_picture_maker,
 )
 from xqadj.notation import AmbiguousMoveError, parse_chinese, parse_wxf, to_chinese, to_wxf
 from xqadj.referee import Game, GameOverError, Reason, Ruling
 
 __version__ = "0.1.0"
+
+
+def _notebook_picture(board: Board) -> str:
+    """Board._repr_svg_'s picture.  The core cannot import the pictures (they sit above it), so
+    the package hands it this; the pictures load on the first call, not with the package."""
+    from xqadj import svg
+
+    return svg.notebook_picture(board)
+
+
+set_picture_maker(_notebook_picture)
 
 __all__ = [
     "AmbiguousMoveError",

@@ -23,7 +23,7 @@ Move.from_iccs('h2e2')
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from typing import NamedTuple
 
@@ -1174,11 +1174,10 @@ class Board:
     def __repr__(self) -> str:
         return f"Board({self.fen()!r})"
 
-    def _repr_svg_(self) -> str:
-        """The board as an SVG picture, for notebooks (:func:`xqadj.svg.board`)."""
-        from xqadj import svg  # imported on use: the core loads no presentation code
-
-        return svg.board(self, lastmove=self.move_stack[-1] if self.move_stack else None, size=360)
+    def _repr_svg_(self) -> str | None:
+        """The board as an SVG picture, for notebooks (:func:`xqadj.svg.board`); None (the text
+        form is shown) when no picture maker is set (:func:`set_picture_maker`)."""
+        return None if _picture_maker is None else _picture_maker(self)
 
     def __str__(self) -> str:
         rows = []
@@ -1274,3 +1273,15 @@ def perft(board: Board, depth: int) -> int:
         total += perft(board, depth - 1)
         board.pop()
     return total
+
+
+#: Draws a board for :meth:`Board._repr_svg_`.  The core imports no presentation code (a layer
+#: imports only downwards): the package (``xqadj/__init__.py``) sets it, to a function that loads
+#: :mod:`xqadj.svg` on its first call.
+_picture_maker: Callable[[Board], str] | None = None
+
+
+def set_picture_maker(maker: Callable[[Board], str] | None) -> None:
+    """Set what :meth:`Board._repr_svg_` draws a board with (None: no picture)."""
+    global _picture_maker
+    _picture_maker = maker

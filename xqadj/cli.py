@@ -1,4 +1,8 @@
-"""The ``xqadj`` command: serve the protocol (the default), or run one of the subcommands."""
+"""The ``xqadj`` command: serve the protocol (the default), or run one of the subcommands.
+
+Layer: command line (the top).  It may import every layer below; nothing imports it.  The
+arguments the subcommands share live in :mod:`xqadj.integrations.arguments`.
+"""
 
 from __future__ import annotations
 
@@ -9,25 +13,12 @@ from importlib import resources
 from xqadj import __version__
 from xqadj.board import STARTING_FEN, XqadjError
 from xqadj.notation import to_chinese, to_wxf
-from xqadj.referee import RULE_SETS, Game
+from xqadj.referee import Game
 
 DESCRIPTION = """\
 xqadj, the rules arbiter for xiangqi. With no command it serves the xqadj line protocol on
 stdin/stdout (see protocol/PROTOCOL.md): a GUI or match manager sends `position ... moves ...`
 and reads `ruling ...` lines."""
-
-
-def add_rules_arguments(parser: argparse.ArgumentParser) -> None:
-    """``--rules`` and ``--forbidden-run``, as every command that makes games takes them."""
-    parser.add_argument(
-        "--rules", choices=RULE_SETS, default="axf", help="rules profile (default axf)"
-    )
-    parser.add_argument(
-        "--forbidden-run",
-        action="store_true",
-        help="under --rules cxa, also rule a piece's nine forbidden moves in a row on three or "
-        "more squares (参考图8; classifies moves as they are played)",
-    )
 
 
 def _demo(args: argparse.Namespace) -> int:
@@ -73,10 +64,10 @@ def _serve(args: argparse.Namespace) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    from xqadj import match as match_module
-    from xqadj import proxy as proxy_module
-    from xqadj import replay as replay_module
-    from xqadj import show as show_module
+    from xqadj.integrations import match as match_module
+    from xqadj.integrations import proxy as proxy_module
+    from xqadj.integrations import replay as replay_module
+    from xqadj.integrations import show as show_module
 
     parser = argparse.ArgumentParser(prog="xqadj", description=DESCRIPTION)
     parser.add_argument("--version", action="version", version=f"xqadj {__version__}")

@@ -2,6 +2,10 @@
 
 Pure Python, no dependency, no I/O: every function returns the text of an SVG image.
 
+Layer: presentation, above the referee (it draws :func:`xqadj.referee.cycle_steps`); it imports
+the referee, the notation and the core.  The core's notebook picture (``Board._repr_svg_``) is
+:func:`notebook_picture`, handed to the core by the package (:mod:`xqadj`), not imported by it.
+
 >>> from xqadj.board import Board
 >>> picture = board(Board(), size=300)
 >>> picture.startswith("<svg") and picture.count('class="piece ') == 32
@@ -674,3 +678,11 @@ def ruling(
     )
     body += explanation
     return _root(width, y + pad, size, letters, body)
+
+
+def notebook_picture(position: Board) -> str:
+    """A board as a notebook shows it (``Board._repr_svg_()``): 360 pixels, the last move as an
+    arrow."""
+    lastmove = position.move_stack[-1] if position.move_stack else None
+    return board(position, lastmove=lastmove, size=360)
+

@@ -46,8 +46,8 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parents[2]))  # the repository, for `import xqadj`
 
 from xqadj.board import STARTING_FEN, Board  # noqa: E402
-from xqadj.engine import Engine, EngineSpec, SearchLimit  # noqa: E402
-from xqadj.replay import read_games  # noqa: E402
+from xqadj.integrations.engine import Engine, EngineSpec, SearchLimit  # noqa: E402
+from xqadj.integrations.replay import read_games  # noqa: E402
 
 DEFAULT_GAMES_DIR = HERE.parents[3] / "shared" / "games"
 DEFAULT_ENGINE = "/usr/games/fairy-stockfish"

@@ -1,18 +1,18 @@
 """``xqadj match``: play engine matches and tournaments, refereed by xqadj.
 
 Two engines or more (``--engine`` once each, ``--each`` for shared settings) play a schedule
-(:mod:`xqadj.tournament`: head-to-head, ``--tournament gauntlet`` or ``round-robin``,
+(:mod:`.tournament`: head-to-head, ``--tournament gauntlet`` or ``round-robin``,
 ``--rounds``, ``--games 1|2``), each encounter from the next opening of the book
-(:mod:`xqadj.openings`), on clocks or with fixed limits (:mod:`xqadj.timecontrol`).  xqadj
+(:mod:`.openings`), on clocks or with fixed limits (:mod:`.timecontrol`).  xqadj
 follows every ply: the game ends at its ruling (perpetual check, perpetual chase, repetition
 draw), at checkmate or stalemate, at the move limit, or, when asked, at a draw or resign
-adjudication from the engines' scores (:mod:`xqadj.adjudication`), which never comes before a
+adjudication from the engines' scores (:mod:`.adjudication`), which never comes before a
 ruling.  An engine that overruns its clock loses on time; one that crashes, hangs, plays an
 illegal move or has no move loses that game by forfeit and is restarted; the match goes on.
 Results are appended to a PGN file (the xqbase PGN form: ``[Game "Chinese Chess"]`` first)
 with ``[Result]``, ``[Termination]``, the ruling's explanation as a comment and, on clocks, a
 ``{score/depth time [%clk …]}`` comment after each move.  The running statistics
-(:mod:`xqadj.stats`) follow the games; ``--sprt`` stops the match when its test is decided;
+(:mod:`.stats`) follow the games; ``--sprt`` stops the match when its test is decided;
 ``--results`` writes every game and the statistics as JSON; ``--resume`` goes on with a match
 whose PGN holds its first games.
 
@@ -42,15 +42,21 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TextIO
 
-from xqadj.adjudication import Adjudicator, DrawRule, ResignRule, parse_info
 from xqadj.board import BLACK, PAWN, RED, STARTING_FEN, Board, Move, XqadjError
-from xqadj.cli import add_rules_arguments
-from xqadj.engine import Engine, EngineError, EngineSpec, SearchLimit
-from xqadj.openings import Opening, OpeningBook, OpeningsSpec, read_openings
-from xqadj.referee import Game, Ruling
-from xqadj.stats import Pentanomial, Sprt, SprtState, Trinomial, elo_estimate
-from xqadj.timecontrol import Clock, TimeControl, move_comment, pgn_time_control, ucci_go, uci_go
-from xqadj.tournament import (
+from xqadj.integrations.adjudication import Adjudicator, DrawRule, ResignRule, parse_info
+from xqadj.integrations.arguments import add_rules_arguments
+from xqadj.integrations.engine import Engine, EngineError, EngineSpec, SearchLimit
+from xqadj.integrations.openings import Opening, OpeningBook, OpeningsSpec, read_openings
+from xqadj.integrations.stats import Pentanomial, Sprt, SprtState, Trinomial, elo_estimate
+from xqadj.integrations.timecontrol import (
+    Clock,
+    TimeControl,
+    move_comment,
+    pgn_time_control,
+    ucci_go,
+    uci_go,
+)
+from xqadj.integrations.tournament import (
     MATCH_GAME_TAG,
     TOURNAMENTS,
     EngineConfig,
@@ -61,6 +67,7 @@ from xqadj.tournament import (
     read_played,
     schedule,
 )
+from xqadj.referee import Game, Ruling
 
 __all__ = [
     "EngineSlot",
@@ -277,7 +284,8 @@ class EngineSlot:
 class Player:
     """How one engine searches: on a clock (``tc``) or a fixed time a move (``st``), with
     ``timemargin_ms`` of grace, and/or to a depth or a node count.  With none of them, the
-    match's own :class:`~xqadj.engine.SearchLimit` (``--movetime``/``--depth``/``--nodes``)."""
+    match's own :class:`~xqadj.integrations.engine.SearchLimit` (``--movetime``/``--depth``/
+    ``--nodes``)."""
 
     time_control: TimeControl | None = None
     timemargin_ms: int = 0
@@ -820,7 +828,7 @@ class Match:
         ]
 
     def statistics(self) -> list[str]:
-        """The statistics block, one pairing after the other (see :mod:`xqadj.stats`)."""
+        """The statistics block, one pairing after the other (see :mod:`.stats`)."""
         lines = []
         for a, b in self.pairings():
             games = self.tally.trinomial(a, b)
@@ -995,7 +1003,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="write each engine instance's traffic both ways and its stderr to DIR/NAME-N.log",
     )
     parser.add_argument(
-        "--html", type=Path, help="write an HTML report: each ruled game drawn (xqadj.report)"
+        "--html",
+        type=Path,
+        help="write an HTML report: each ruled game drawn (xqadj.integrations.report)",
     )
 
 
@@ -1242,7 +1252,7 @@ def main(args: argparse.Namespace) -> int:
     except BrokenPipeError:
         result.stopped = "output closed"
     if args.html:
-        from xqadj.report import write_match_report
+        from xqadj.integrations.report import write_match_report
 
         try:
             write_match_report(args.html, result.records, [summary])

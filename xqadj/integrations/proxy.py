@@ -39,7 +39,7 @@ import threading
 from collections.abc import Iterator
 from types import FrameType
 
-from xqadj.cli import add_rules_arguments
+from xqadj.integrations.arguments import add_rules_arguments
 from xqadj.protocol import MAX_LINE_BYTES, UTF8_BOM, Session
 
 #: ``bestmove`` values that are not moves.

@@ -11,7 +11,7 @@ and fastchess':
 ``name=NAME``             its name in the output and the PGN (default: the command's)
 ``proto=uci|ucci``        its protocol (default ``uci``)
 ``notation=iccs|fairy``   UCI move ranks 0–9 (``iccs``, default) or 1–10 (``fairy``)
-``tc=MOVES/TIME+INC``     a clock (see :mod:`xqadj.timecontrol`); ``tc=TIME+INC`` too
+``tc=MOVES/TIME+INC``     a clock (see :mod:`xqadj.integrations.timecontrol`); ``tc=TIME+INC`` too
 ``st=SECONDS``            a fixed time a move (not with ``tc``)
 ``timemargin=MS``         milliseconds an engine may overrun its clock without losing
 ``depth=N``, ``nodes=N``  a search limit, alone or with a clock
@@ -40,9 +40,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from xqadj.engine import NOTATIONS, PROTOCOLS, TIME_UNITS, EngineSpec
-from xqadj.stats import Pentanomial, Trinomial
-from xqadj.timecontrol import TimeControl
+from xqadj.integrations.engine import NOTATIONS, PROTOCOLS, TIME_UNITS, EngineSpec
+from xqadj.integrations.stats import Pentanomial, Trinomial
+from xqadj.integrations.timecontrol import TimeControl
 
 __all__ = [
     "ENGINE_KEYS",
@@ -172,7 +172,7 @@ class EngineConfig:
         )
 
     def spec(self) -> EngineSpec:
-        """How :class:`~xqadj.engine.Engine` starts and talks to it."""
+        """How :class:`~xqadj.integrations.engine.Engine` starts and talks to it."""
         return EngineSpec(
             list(self.command),
             self.protocol,

@@ -19,7 +19,7 @@ explanation. The SVG goes to stdout, or to the file of --svg."""
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """The ``show`` subcommand's arguments; its function is :func:`main`."""
-    from xqadj.cli import add_rules_arguments
+    from xqadj.integrations.arguments import add_rules_arguments
 
     parser.add_argument("position", metavar="FEN|startpos", help="the start position")
     parser.add_argument(

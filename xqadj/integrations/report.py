@@ -1,6 +1,10 @@
 """An HTML report of rulings: one self-contained page (no network: the pictures are inline SVG,
 the style is inline CSS, there is no script), readable on a phone.
 
+Layer: integrations.  It imports the pictures (:mod:`xqadj.svg`), the referee and the core,
+never the commands that write it: ``xqadj match`` hands it its game records (any object of the
+:class:`MatchGame` shape), ``xqadj replay`` the :class:`Card` objects of its ruled games.
+
 The page has the run's summary, then one card per ruled game, grouped and sorted by reason:
 the players, the ruling (result, reason, offender, article), the pictures of
 :func:`xqadj.svg.ruling_panels` and the explanation.  ``xqadj replay --html FILE`` and
@@ -21,16 +25,41 @@ import html
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from xqadj import svg
-from xqadj.board import Board
-from xqadj.referee import Game, Reason, Ruling
+from xqadj.board import Board, Move
+from xqadj.referee import Reason, Ruling
 
-if TYPE_CHECKING:
-    from xqadj.match import GameRecord
-    from xqadj.replay import GameRecord as ReplayRecord
-    from xqadj.replay import Options, Outcome
+
+class MatchOpening(Protocol):
+    """The start of a match game, as the report reads it."""
+
+    @property
+    def fen(self) -> str: ...
+
+
+class MatchGame(Protocol):
+    """What the report reads of a match's game (:class:`xqadj.integrations.match.GameRecord`
+    has it): the report imports no integration that uses it."""
+
+    @property
+    def number(self) -> int: ...
+    @property
+    def red(self) -> str: ...
+    @property
+    def black(self) -> str: ...
+    @property
+    def opening(self) -> MatchOpening: ...
+    @property
+    def moves(self) -> Sequence[Move]: ...
+    @property
+    def result(self) -> str: ...
+    @property
+    def termination(self) -> str: ...
+    @property
+    def ruling(self) -> Ruling | None: ...
+
 
 #: The order of the report's sections: the forbidden repetitions first, then the draws by
 #: repetition, then the rulings that are not repetitions.
@@ -159,78 +188,18 @@ def write(path: str | Path, page: str) -> None:
 # -- xqadj replay ------------------------------------------------------------------------------
 
 
-def replay_cards(
-    outcomes: Iterable[Outcome], options: Options | None = None, fmt: str | None = None
-) -> list[Card]:
-    """A card for each ruled outcome of :mod:`xqadj.replay`.  An outcome keeps the ruling's
-    summary, not the game, so each ruled game is read from its file again (each file once) and
-    followed to its ruling with the same options."""
-    from xqadj import replay
-
-    options = options or replay.Options()
-    ruled = [o for o in outcomes if o.ruling is not None and o.index is not None]
-    by_file: dict[str, list[Outcome]] = {}
-    for outcome in ruled:
-        by_file.setdefault(outcome.file, []).append(outcome)
-    games: dict[tuple[str, int], ReplayRecord] = {}
-    for file, wanted in by_file.items():
-        indices = {o.index for o in wanted}
-        for record in replay.read_games(file, fmt or replay.detect_format(file)):
-            if record.index in indices:
-                games[file, record.index] = record
-    cards = []
-    for outcome in ruled:
-        assert outcome.index is not None
-        found = games.get((outcome.file, outcome.index))
-        followed = None if found is None else _follow(found, options)
-        if followed is not None and followed.ruling is not None:
-            cards.append(
-                Card(outcome.source(), followed.board, followed.ruling, outcome.red, outcome.black)
-            )
-    return cards
-
-
-def _follow(record: ReplayRecord, options: Options) -> Game | None:
-    """Follow a replay record to its first ruling, as :func:`xqadj.replay.replay_game` does."""
-    from xqadj import replay
-    from xqadj.board import XqadjError
-
-    if not record.moves:
-        return None
-    parse = replay._parser(replay.detect_notation(record.moves[0]))
-    try:
-        game = Game(
-            record.fen,
-            rules=options.rules,
-            move_limit=options.move_limit,
-            forbidden_run=options.forbidden_run,
-        )
-        for text in record.moves:
-            if game.push(parse(game.board, text)) is not None:
-                break
-    except XqadjError:
-        return None
-    return game
-
-
 def write_replay_report(
-    path: str | Path,
-    outcomes: Iterable[Outcome],
-    summary: Sequence[str],
-    options: Options | None = None,
-    fmt: str | None = None,
-    letters: bool = False,
+    path: str | Path, cards: Iterable[Card], summary: Sequence[str], letters: bool = False
 ) -> None:
     """The report of an ``xqadj replay`` run: ``summary`` lines (the run's summary line) and
-    one card per ruled game."""
-    cards = replay_cards(outcomes, options, fmt)
+    the ``cards`` of its ruled games (:func:`xqadj.integrations.replay.replay_cards`)."""
     write(path, render("xqadj replay: rulings", summary, cards, letters))
 
 
 # -- xqadj match -------------------------------------------------------------------------------
 
 
-def match_cards(records: Iterable[GameRecord]) -> list[Card]:
+def match_cards(records: Iterable[MatchGame]) -> list[Card]:
     """A card for each game of a match that ended by a ruling (not by a forfeit or the ply
     limit): the board is the opening's position with the game's moves (which include the
     opening's) played on it."""
@@ -247,7 +216,7 @@ def match_cards(records: Iterable[GameRecord]) -> list[Card]:
 
 
 def write_match_report(
-    path: str | Path, records: Sequence[GameRecord], summary: Sequence[str], letters: bool = False
+    path: str | Path, records: Sequence[MatchGame], summary: Sequence[str], letters: bool = False
 ) -> None:
     """The report of an ``xqadj match``: ``summary`` lines, each game's result, then one card
     per ruled game."""

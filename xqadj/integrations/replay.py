@@ -100,7 +100,8 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from xqadj.board import COLOR_NAMES, STARTING_FEN, Board, Move, XqadjError
-from xqadj.cli import add_rules_arguments
+from xqadj.integrations.arguments import add_rules_arguments
+from xqadj.integrations.report import Card, write_replay_report
 from xqadj.notation import parse_chinese, parse_wxf
 from xqadj.referee import Game, Reason, Ruling
 
@@ -863,7 +864,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--json",
         action="store_true",
-        help="JSON Lines: an object per game, then a summary (schema: pydoc xqadj.replay)",
+        help="JSON Lines: an object per game, then a summary "
+        "(schema: pydoc xqadj.integrations.replay)",
     )
     parser.add_argument(
         "--jobs",
@@ -893,7 +895,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--html",
         metavar="FILE",
-        help="also write an HTML report: the summary and each ruled game drawn (xqadj.report)",
+        help="also write an HTML report: the summary and each ruled game drawn "
+        "(xqadj.integrations.report)",
     )
 
 
@@ -939,10 +942,9 @@ def main(args: argparse.Namespace) -> int:
             out.write(summary.text(seconds) + "\n")
         out.flush()
         if args.html:
-            from xqadj.report import write_replay_report
-
             try:
-                write_replay_report(args.html, kept, [summary.text(seconds)], options, args.format)
+                cards = replay_cards(kept, options, args.format)
+                write_replay_report(args.html, cards, [summary.text(seconds)])
             except OSError as error:
                 err.write(f"xqadj replay: cannot write the report: {error}\n")
                 return 2
@@ -952,3 +954,55 @@ def main(args: argparse.Namespace) -> int:
         os.dup2(devnull, out.fileno())
         return 1
     return summary.exit_status
+
+
+# -- the HTML report ---------------------------------------------------------------------------
+
+
+def replay_cards(
+    outcomes: Iterable[Outcome], options: Options | None = None, fmt: str | None = None
+) -> list[Card]:
+    """A card of the HTML report (:mod:`xqadj.integrations.report`) for each ruled outcome.  An
+    outcome keeps the ruling's summary, not the game, so each ruled game is read from its file
+    again (each file once) and followed to its ruling with the same options."""
+    options = options or Options()
+    ruled = [o for o in outcomes if o.ruling is not None and o.index is not None]
+    by_file: dict[str, list[Outcome]] = {}
+    for outcome in ruled:
+        by_file.setdefault(outcome.file, []).append(outcome)
+    games: dict[tuple[str, int], GameRecord] = {}
+    for file, wanted in by_file.items():
+        indices = {o.index for o in wanted}
+        for record in read_games(file, fmt or detect_format(file)):
+            if record.index in indices:
+                games[file, record.index] = record
+    cards = []
+    for outcome in ruled:
+        assert outcome.index is not None
+        found = games.get((outcome.file, outcome.index))
+        followed = None if found is None else _follow(found, options)
+        if followed is not None and followed.ruling is not None:
+            cards.append(
+                Card(outcome.source(), followed.board, followed.ruling, outcome.red, outcome.black)
+            )
+    return cards
+
+
+def _follow(record: GameRecord, options: Options) -> Game | None:
+    """Follow a replay record to its first ruling, as :func:`replay_game` does."""
+    if not record.moves:
+        return None
+    parse = _parser(detect_notation(record.moves[0]))
+    try:
+        game = Game(
+            record.fen,
+            rules=options.rules,
+            move_limit=options.move_limit,
+            forbidden_run=options.forbidden_run,
+        )
+        for text in record.moves:
+            if game.push(parse(game.board, text)) is not None:
+                break
+    except XqadjError:
+        return None
+    return game
