@@ -1,4 +1,7 @@
-"""``python -m xqadj``: the same as the ``xqadj`` command."""
+"""``python -m xqadj``: the same as the ``xqadj`` command.
+
+Layer: command line.
+"""
 
 import sys
 

@@ -1,5 +1,7 @@
 """The rules core: squares, pieces, moves, positions, legal moves and repetition history.
 
+Layer: core (imports the standard library only; no I/O).
+
 Squares are numbered ``rank * 9 + file``: files a–i are 0–8 from Red's left, ranks 0–9 from
 Red's side, so ``a0`` is 0 and ``i9`` is 89.  This is the ICCS coordinate system.
 

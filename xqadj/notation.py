@@ -1,5 +1,7 @@
 """WXF (``C2=5``) and Chinese (``炮二平五``) move notation, both ways.
 
+Layer: core (imports the board only).
+
 Both notations describe a move from the mover's point of view:
 
 * the **piece** (WXF letters ``K A E H R C P``; on input ``B`` and ``N`` are accepted for the

@@ -1,5 +1,7 @@
 """Draw and resign adjudication from the engines' scores, as cutechess-cli does it.
 
+Layer: integrations.
+
 These are optional shortcuts for long tests, never rules: the referee's rulings (checkmate,
 stalemate, perpetual check or chase, repetition, the move limit) are taken first, and an
 adjudication is only looked at after a move that drew no ruling.

@@ -1,5 +1,7 @@
 """Driving a xiangqi engine process over UCI or UCCI, with time-outs.
 
+Layer: integrations.
+
 :class:`Engine` starts a command, speaks its protocol and converts moves between the engine's
 notation (``iccs``: ranks 0–9, ``fairy``: ranks 1–10) and :class:`~xqadj.board.Move`.  Every
 read has a time-out, so a hung engine is detected instead of hanging the caller; a crashed one

@@ -1,5 +1,7 @@
 """``xqadj match``: play engine matches and tournaments, refereed by xqadj.
 
+Layer: integrations.
+
 Two engines or more (``--engine`` once each, ``--each`` for shared settings) play a schedule
 (:mod:`.tournament`: head-to-head, ``--tournament gauntlet`` or ``round-robin``,
 ``--rounds``, ``--games 1|2``), each encounter from the next opening of the book

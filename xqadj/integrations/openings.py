@@ -1,5 +1,7 @@
 """Opening books for ``xqadj match``: EPD/FEN lines, PGN games and ``startpos|fen … moves`` lines.
 
+Layer: integrations.
+
 ``--openings file=F [format=epd|pgn] [order=sequential|random] [plies=N] [start=K]``, as
 fastchess and cutechess-cli take it (``--openings F`` alone still reads the file):
 

@@ -1,5 +1,7 @@
 """``xqadj proxy -- <engine command>``: an adjudicating proxy between a GUI and an engine.
 
+Layer: integrations.
+
 To the GUI the proxy looks like the engine: every line passes through unchanged, both ways.
 On the side it follows the game with an xqadj :class:`~xqadj.protocol.Session`: each
 ``position`` line the GUI sends (when the ``go`` that follows it shows whether its last move is

@@ -1,5 +1,7 @@
 """Replay recorded games through the referee: ``xqadj replay FILE ...``.
 
+Layer: integrations.
+
 Each game of each file is followed move by move with :class:`~xqadj.referee.Game`, which rules
 as it goes; the first ruling (checkmate, stalemate, perpetual check, perpetual chase, a
 repetition draw, or the move limit when ``--move-limit`` is set) ends the replay of that game,

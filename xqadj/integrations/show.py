@@ -1,4 +1,7 @@
-"""``xqadj show``: draw a position, or the ruling its moves end in, as SVG."""
+"""``xqadj show``: draw a position, or the ruling its moves end in, as SVG.
+
+Layer: integrations.
+"""
 
 from __future__ import annotations
 

@@ -1,5 +1,7 @@
 """Match statistics: score, Elo with error bars, likelihood of superiority and the SPRT.
 
+Layer: integrations.
+
 The formulas are those of the chess engine testing tools, so that a xiangqi engine developer
 reads the same figures as from fastchess, cutechess-cli or fishtest:
 

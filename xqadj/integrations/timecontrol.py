@@ -1,5 +1,7 @@
 """Time controls and chess clocks for ``xqadj match``, in cutechess-cli's conventions.
 
+Layer: integrations.
+
 A time control is written as cutechess-cli and fastchess take it, in seconds:
 
 ``tc=MOVES/TIME+INC``

@@ -1,5 +1,7 @@
 """Engines, schedules and the running tally of ``xqadj match``, as pure functions.
 
+Layer: integrations.
+
 **Engines.** ``--engine KEY=VALUE …`` once per engine, two or more; ``--each KEY=VALUE …``
 gives settings to every engine (an engine's own setting wins).  The keys are cutechess-cli's
 and fastchess':
