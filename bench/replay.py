@@ -2,7 +2,7 @@
 
 Usage::
 
-    python bench/replay.py [--copies 31] [--peer-games 300] [--games-dir DIR]
+    python bench/replay.py [--copies 31] [--peer-games 100] [--games-dir DIR]
 
 Builds a PGN of at least 50 MB in a temporary directory (the master games of ``--games-dir``
 concatenated ``--copies`` times; not kept), then runs ``python -m xqadj replay`` on it with
@@ -52,8 +52,10 @@ with open(out_path, "wb") as out:
         out.write(block)
     code = process.wait()
 seconds = time.perf_counter() - start
-peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
-print(json.dumps({"seconds": seconds, "first": first, "peak_kib": peak, "code": code}))
+usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+cpu = usage.ru_utime + usage.ru_stime
+figures = {"seconds": seconds, "first": first, "peak_kib": usage.ru_maxrss, "cpu": cpu}
+print(json.dumps({**figures, "code": code}))
 """
 
 #: Follows a sample of the master games with pyffish and prints the number of games and plies.
@@ -116,7 +118,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--copies", type=int, default=31, help="copies of the master games (default 31: 54 MB)"
     )
     parser.add_argument(
-        "--peer-games", type=int, default=300, help="games in pyffish's sample (default 300)"
+        "--peer-games", type=int, default=100, help="games in pyffish's sample (default 100)"
     )
     args = parser.parse_args(argv)
 
@@ -127,7 +129,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             f"file: {size / 1e6:.1f} MB ({size / 2**20:.1f} MiB), {args.copies} copies of "
             f"{args.games_dir}"
         )
-        rows: list[tuple[str, int, float, float, float]] = []
+        print(f"load average before: {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores")
+        rows: list[tuple[str, int, float, float, float, float]] = []
         for label, options in (
             ("xqadj --jobs 1", ["--jobs", "1"]),
             ("xqadj --jobs 2", ["--jobs", "2"]),
@@ -139,7 +142,16 @@ def main(argv: Sequence[str] | None = None) -> int:
             if figures["code"] not in (0, 1):
                 raise SystemExit(f"{label}: exit status {figures['code']}")
             games = games_in_summary(out_path)
-            rows.append((label, games, figures["seconds"], figures["first"], figures["peak_kib"]))
+            rows.append(
+                (
+                    label,
+                    games,
+                    figures["seconds"],
+                    figures["cpu"],
+                    figures["first"],
+                    figures["peak_kib"],
+                )
+            )
             print(f"  {label}: done in {figures['seconds']:.1f} s", flush=True)
 
         peer_out = Path(tmp) / "peer.txt"
@@ -154,19 +166,23 @@ def main(argv: Sequence[str] | None = None) -> int:
         peer = measure(peer_command, peer_out)
         sampled = json.loads(peer_out.read_text().splitlines()[-1])
 
-    header = f"{'run':<28}{'games':>9}{'seconds':>10}{'games/s':>10}{'first':>9}{'peak RSS':>11}"
+    header = (
+        f"{'run':<26}{'games':>8}{'seconds':>9}{'games/s':>9}{'CPU s':>8}{'games/CPU s':>13}"
+        f"{'first':>8}{'peak RSS':>10}"
+    )
     print()
     print(header)
     print("-" * len(header))
-    for label, games, seconds, first, peak_kib in rows:
+    for label, games, seconds, cpu, first, peak_kib in rows:
         print(
-            f"{label:<28}{games:>9,}{seconds:>10.1f}{games / seconds:>10,.0f}"
-            f"{first:>8.2f}s{peak_kib / 1024:>8.0f} MB"
+            f"{label:<26}{games:>8,}{seconds:>9.1f}{games / seconds:>9,.0f}{cpu:>8.1f}"
+            f"{games / cpu:>13,.0f}{first:>7.2f}s{peak_kib / 1024:>7.0f} MB"
         )
     rate = sampled["games"] / sampled["seconds"]
     print(
-        f"{'pyffish (sample)':<28}{sampled['games']:>9,}{sampled['seconds']:>10.1f}"
-        f"{rate:>10,.0f}{'-':>9}{peer['peak_kib'] / 1024:>8.0f} MB"
+        f"{'pyffish (sample)':<26}{sampled['games']:>8,}{sampled['seconds']:>9.1f}{rate:>9,.1f}"
+        f"{peer['cpu']:>8.1f}{sampled['games'] / peer['cpu']:>13,.1f}{'-':>8}"
+        f"{peer['peak_kib'] / 1024:>7.0f} MB"
     )
     print()
     print(
@@ -174,6 +190,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         "spread over the master games, moves pre-parsed; no file reading, no rulings."
     )
     print("peak RSS = the largest resident set of the run's processes (workers included)")
+    print("CPU s = user + system time of all the run's processes (start-up included)")
+    print(f"load average after: {os.getloadavg()[0]:.2f} (other jobs share the cores)")
     print(f"machine: {os.cpu_count()} cores; started {time.strftime('%Y-%m-%d %H:%M:%S')}")
     return 0
 

@@ -120,3 +120,34 @@ def test_rule_games_api() -> None:
     assert bad.error is not None and bad.error.kind == "IllegalMoveError"
     assert bad.to_json()["type"] == "error"
     assert rule_game(("startpos", "")).to_json()["plies"] == 0
+
+
+LINE_FRAGMENTS = [
+    "startpos | h2e2 h9g7",
+    f"{FEN} | b3b2 f2f3",
+    "# a comment",
+    "",
+    "just words",
+    "startpos | 炮二平五 马８进７  # trailing comment",
+]
+
+
+@settings(
+    max_examples=80, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(
+    lines=st.lists(st.sampled_from(LINE_FRAGMENTS), min_size=1, max_size=30),
+    chunk_bytes=st.integers(1, 80),
+    codec=st.sampled_from(["utf-8", "utf-16"]),
+)
+def test_line_files_in_chunks_read_as_a_whole(
+    tmp_path: Path, lines: list[str], chunk_bytes: int, codec: str
+) -> None:
+    path = tmp_path / "games.txt"
+    path.write_bytes("\n".join(lines).encode(codec))
+    whole = list(read_games(path))
+    records: list[GameRecord] = []
+    for chunk in plan_chunks(str(path), str(path), "lines", chunk_bytes):
+        base = len(records)
+        records.extend(replace(r, index=base + r.index) for r in read_chunk(chunk))
+    assert records == whole

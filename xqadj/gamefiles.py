@@ -583,7 +583,7 @@ def _next_boundary(handle: BinaryIO, target: int, fmt: str, encoding: TextEncodi
     whatever comment or variation the target falls in.
     """
     unit = encoding.unit
-    target -= target % unit
+    target += -target % unit  # up to a code unit: the boundary stays after the chunk's start
     if target > encoding.bom:
         handle.seek(target - unit)
         if handle.read(unit) != encoding.newline:
@@ -603,26 +603,39 @@ def _next_boundary(handle: BinaryIO, target: int, fmt: str, encoding: TextEncodi
     return None
 
 
+#: The first chunk of a file is this long (or ``chunk_bytes`` if shorter), and each next one
+#: twice the last, up to ``chunk_bytes``: the first results come back at once.
+FIRST_CHUNK_BYTES = 16 * 1024
+
+
 def plan_chunks(name: str, path: str, fmt: str, chunk_bytes: int | None) -> Iterator[Chunk]:
-    """The chunks of one file, each about ``chunk_bytes`` long and cut at game boundaries
-    (``None``: the whole file, one chunk).  Planning reads only the lines around each cut, and
-    counts line ends on the way, so that every chunk knows its first line's number.  Raises
-    :class:`GameFileError` before the first chunk for a file that cannot be read."""
+    """The chunks of one file, cut at game boundaries: the first about 16 KiB long, each next
+    one twice as long, up to about ``chunk_bytes`` (``None``: the whole file, one chunk).
+    Planning reads only the lines around each cut, and counts line ends on the way, so that
+    every chunk knows its first line's number.  Raises :class:`GameFileError` before the first
+    chunk for a file that cannot be read."""
     whole, size = _whole_file(name, path, fmt)
-    if chunk_bytes is None or whole.is_binary or whole.table or size <= chunk_bytes:
+    if (
+        chunk_bytes is None
+        or whole.is_binary
+        or whole.table
+        or size <= min(chunk_bytes, FIRST_CHUNK_BYTES)
+    ):
         yield whole
         return
     encoding = whole.encoding
+    length = min(chunk_bytes, FIRST_CHUNK_BYTES)
     with _open(path) as handle:
         start, first_line = whole.start, 1
         while True:
-            boundary = _next_boundary(handle, start + chunk_bytes, fmt, encoding)
+            boundary = _next_boundary(handle, start + length, fmt, encoding)
             if boundary is None or boundary >= size:
                 yield Chunk(name, path, fmt, start, None, first_line, encoding)
                 return
             yield Chunk(name, path, fmt, start, boundary, first_line, encoding)
             first_line += _count_lines(handle, start, boundary, encoding)
             start = boundary
+            length = min(chunk_bytes, 2 * length)
 
 
 def read_games(
