@@ -146,3 +146,42 @@ def test_csv_one_row_per_game(tmp_path: Path) -> None:
     assert len(hu51["cycle"].split()) >= 4
     # The text output is the same as without --csv.
     assert "skipped 1 (IllegalMoveError 1); files skipped 1 (UnreadableFile 1)" in result.stdout
+
+
+def _group_alive(pgid: int) -> bool:
+    try:
+        os.killpg(pgid, 0)
+    except ProcessLookupError:
+        return False
+    return True
+
+
+@pytest.mark.parametrize("options", [["--jobs", "2"], ["--cluster", "local:2"]])
+def test_ctrl_c_stops_quietly_and_leaves_no_process(tmp_path: Path, options: list[str]) -> None:
+    """Before, under --cluster every Dask worker printed a traceback of its own."""
+    if "--cluster" in options and LocalCluster is None:
+        skip_or_fail("dask[distributed] is not installed")
+    big = tmp_path / "big.pgn"
+    big.write_text("".join(p.read_text(encoding="utf-8") for p in game_files()) * 3)
+    command = [sys.executable, "-m", "xqadj", "replay", *options, str(big)]
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    with subprocess.Popen(
+        command,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        cwd=REPO,
+        env=env,
+        text=True,
+        start_new_session=True,
+    ) as process:
+        assert process.stdout is not None
+        assert process.stdout.readline()  # the run is under way
+        os.killpg(process.pid, signal.SIGINT)  # Ctrl-C reaches the whole process group
+        _, stderr = process.communicate(timeout=120)
+    assert process.returncode == 130
+    assert stderr == "xqadj replay: interrupted\n"
+    for _ in range(100):
+        if not _group_alive(process.pid):
+            break
+        subprocess.run(["sleep", "0.1"])
+    assert not _group_alive(process.pid), "a worker process was left running"
