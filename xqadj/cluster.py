@@ -96,7 +96,7 @@ def cluster_executor(address: str) -> Iterator[DaskExecutor]:
                     n_workers=workers or os.cpu_count() or 1,
                     threads_per_worker=1,
                     processes=True,
-                    dashboard_address=None,
+                    dashboard_address=":0",  # a free port: never "port 8787 in use" warnings
                     silence_logs=logging.ERROR,
                 )
             finally:
