@@ -9,7 +9,7 @@ fastchess and cutechess-cli take it (``--openings F`` alone still reads the file
     read past), or xqadj's older ``startpos [moves …]`` / ``fen <FEN> [moves …]`` form with ICCS
     moves.  Blank lines and lines starting with ``#`` are skipped.
 ``format=pgn``
-    The games of a PGN file, as ``xqadj replay`` reads them (its :func:`xqadj.replay.parse_pgn`):
+    The games of a PGN file, as ``xqadj replay`` reads them (:func:`xqadj.gamefiles.parse_pgn`):
     a ``[FEN]`` tag sets the start, the move text is ICCS, WXF or Chinese, detected per game.
 ``plies=N``
     Play only the first N plies of each opening's moves (default: all of them).
@@ -34,8 +34,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from xqadj.board import STARTING_FEN, Board, Move, XqadjError
+from xqadj.gamefiles import parse_pgn, read_text
 from xqadj.notation import parse_chinese, parse_wxf
-from xqadj.replay import detect_notation, parse_pgn, read_text
+from xqadj.replay import detect_notation
 
 __all__ = [
     "FORMATS",
