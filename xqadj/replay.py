@@ -1000,7 +1000,7 @@ def _write(
     try:
         kept: list[Outcome] = []
         for outcome in outcomes:
-            if args.html:
+            if args.html and outcome.ruling is not None:  # only ruled games get a card
                 kept.append(outcome)
             if out_tty or outcome.error is not None:
                 progress.clear()
