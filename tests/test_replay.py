@@ -168,7 +168,7 @@ def test_jobs_2_output_equals_jobs_1(real_json: subprocess.CompletedProcess[str]
     assert serial.stderr == ""  # no progress bar when stderr is not a terminal
     # --progress forces the bar (drawn once the run has lasted half a second), cleared at the end.
     if parallel.stderr:
-        assert "2516/2516 games 100%" in parallel.stderr
+        assert "] 2516 games 100%" in parallel.stderr
         assert parallel.stderr.endswith("\x1b[K")
     last = serial.stdout.splitlines()[-1]
     assert re.fullmatch(
@@ -204,7 +204,7 @@ def test_text_lines_and_progress_bar_on_a_terminal() -> None:
         reader.join(timeout=10)
     os.close(master)
     bar = drawn.decode("utf-8", "replace")
-    assert "2516/2516 games 100%" in bar and bar.endswith("\r\x1b[K")
+    assert "] 2516 games 100%" in bar and bar.endswith("\r\x1b[K")
     lines = stdout.splitlines()
     assert lines[0].endswith(
         "Hu_Ronghua_1391_UCI_games.pgn#1 [China Team Championship 1998] "
@@ -464,7 +464,8 @@ def test_bad_files_and_games_are_skipped_and_the_run_goes_on(tmp_path: Path) -> 
     summary = out[-1]
     assert summary.startswith(
         "summary: 9 games read from 7 files; ruled 1 (perpetual-chase 1); not ruled 3; "
-        "skipped 5; files skipped 4; "
+        "skipped 5 (IllegalMoveError 2, InvalidFenError 1, InvalidMoveError 1, "
+        "MalformedRecord 1); files skipped 4 ("
     )
     # The truncated CBR is read by cchess as far as it goes: a file error or a shorter game.
     assert str(truncated) in result.stdout
@@ -596,8 +597,11 @@ def check_schema(obj: dict[str, Any]) -> None:
             "by_reason": dict,
             "not_ruled": int,
             "skipped": int,
+            "skipped_by_error": dict,
+            "files_skipped_by_error": dict,
             "seconds": (float, int),
             "jobs": int,
+            "cluster": OPTIONAL_STR,
             "rules": str,
             "move_limit": int,
             "forbidden_run": bool,
@@ -605,6 +609,8 @@ def check_schema(obj: dict[str, Any]) -> None:
         assert set(obj["by_reason"]) == REASONS
         assert obj["games"] == obj["ruled"] + obj["not_ruled"] + obj["skipped"]
         assert obj["ruled"] == sum(obj["by_reason"].values())
+        assert obj["skipped"] == sum(obj["skipped_by_error"].values())
+        assert obj["files_skipped"] == sum(obj["files_skipped_by_error"].values())
     assert set(obj) == set(fields), obj
     for key, kind in fields.items():
         assert isinstance(obj[key], kind), (key, obj)

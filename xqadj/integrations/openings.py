@@ -11,8 +11,8 @@ fastchess and cutechess-cli take it (``--openings F`` alone still reads the file
     read past), or xqadj's older ``startpos [moves …]`` / ``fen <FEN> [moves …]`` form with ICCS
     moves.  Blank lines and lines starting with ``#`` are skipped.
 ``format=pgn``
-    The games of a PGN file, as ``xqadj replay`` reads them (its
-    :func:`xqadj.integrations.replay.parse_pgn`):
+    The games of a PGN file, as ``xqadj replay`` reads them
+    (:func:`xqadj.integrations.gamefiles.parse_pgn`):
     a ``[FEN]`` tag sets the start, the move text is ICCS, WXF or Chinese, detected per game.
 ``plies=N``
     Play only the first N plies of each opening's moves (default: all of them).
@@ -37,7 +37,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from xqadj.board import STARTING_FEN, Board, Move, XqadjError
-from xqadj.integrations.replay import detect_notation, parse_pgn, read_text
+from xqadj.integrations.gamefiles import parse_pgn, read_text
+from xqadj.integrations.replay import detect_notation
 from xqadj.notation import parse_chinese, parse_wxf
 
 __all__ = [

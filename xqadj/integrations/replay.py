@@ -9,6 +9,10 @@ and the moves recorded after it are not read.  Players often play on after a thi
 repetition, because an arbiter rules only when asked; this command says what the arbiter would
 have ruled.
 
+Games are read, ruled and written one at a time: memory stays flat whatever the size of the
+files, and the first result appears at once.  Reading is :mod:`.gamefiles` (formats,
+encodings, how a broken game is cut); this module rules and reports.
+
 **Formats**, chosen by the file's extension (``--format`` overrides it for every file).  A
 directory stands for the files under it, in sorted order: those with a known extension, or
 with ``--format`` every one (hidden files and directories excepted).
@@ -19,8 +23,12 @@ with ``--format`` every one (hidden files and directories excepted).
     text is detected per game from its first move: ICCS coordinates (``1. h2e2 h9g7``, also
     ``H2-E2``), Chinese (``1. 炮二平五 马８进７``, read by :func:`xqadj.notation.parse_chinese`)
     or WXF (``1. C2=5 H8+7``).  Move numbers, ``{comments}``, ``;`` comments, ``(variations)``,
-    ``$`` glyphs and ``!``/``?`` marks are skipped; a result token ends the game.  UTF-8 or
-    GB18030 text.
+    ``$`` glyphs and ``!``/``?`` marks are skipped; a result token ends the game.  A tag line
+    after move text always starts the next game, also inside a comment or a variation that was
+    never closed: the game with the unclosed ``{`` or ``(`` is reported, and the games after it
+    are read.  A tag line that does not parse (``[FEN "...`` without its closing quote) is an
+    error for its game.  UTF-8 or GB18030 (GBK) text, or UTF-16/UTF-32 (see
+    :mod:`xqadj.integrations.gamefiles`).
 ``xqf``, ``cbr``, ``cbf`` (``.xqf``, ``.cbr``, ``.cbf``)
     One game per file, loaded with ``cchess`` (the optional dependency ``xqadj[files]``) and
     turned into a start FEN and the ICCS moves of its main line; variations are ignored.
@@ -37,14 +45,16 @@ with ``--format`` every one (hidden files and directories excepted).
     games.pgn#12 [Event] (Red vs Black): ruling 0-1 perpetual-chase ply 88 offender red art.15
     games.pgn#13 [Event] (Red vs Black): none (96 plies)
     games.pgn#14 [Event] (Red vs Black): skipped: ply 7, move 'h2h9': illegal move ...
-    summary: 14 games read from 1 file; ruled 1 (perpetual-chase 1); not ruled 12; skipped 1; 0.02 s
+    summary: 14 games read from 1 file; ruled 1 (perpetual-chase 1); not ruled 12;
+    skipped 1 (IllegalMoveError 1); 0.02 s                              (one line)
 
 ``--explain`` adds the ruling's explanation, indented, under each ruled game.
 
 **Errors**: an unreadable, unknown or corrupt file, and a game that cannot be followed (bad
-FEN, malformed or illegal move), are reported on stderr with their place (file, game index and
-line, ply and move text), skipped, and the run goes on.  Exit status: 0 when every game was
-read, 1 when some game or file was skipped, 2 for a usage error.
+FEN, malformed record, undecodable line, illegal move, a worker process that died), are
+reported on stderr with their place (file, game index and line, ply and move text), skipped,
+and the run goes on.  The summary counts the skipped games and files by kind.  Exit status: 0
+when every game was read, 1 when some game or file was skipped, 2 for a usage error.
 
 **JSON Lines** (``--json``), one object per line on stdout; every object has ``"type"``:
 
@@ -64,30 +74,50 @@ read, 1 when some game or file was skipped, 2 for a usage error.
     ``line``, ``event``, ``red``, ``black``, ``ply`` (int: the number of the move that failed,
     0 for a bad start position; null when no move was reached), ``move`` (str or null, the move
     text as written), ``error`` (str, the kind: ``IllegalMoveError``, ``InvalidMoveError``,
-    ``AmbiguousMoveError``, ``InvalidFenError``, ``MalformedRecord``, ``UnreadableFile``,
-    ``UnknownFormat``, ``CorruptFile``, ...), ``message`` (str).
+    ``AmbiguousMoveError``, ``InvalidFenError``, ``MalformedRecord``, ``WorkerDied``,
+    ``UnreadableFile``, ``UnknownFormat``, ``NotText``, ``CorruptFile``, ...), ``message`` (str).
 ``{"type": "summary", ...}``, last:
     ``files`` (int, files named or found), ``files_skipped`` (int), ``games`` (int, games
     read: ruled + not ruled + skipped), ``ruled`` (int), ``by_reason`` (object: every reason
-    above with its count), ``not_ruled``, ``skipped`` (int), ``seconds`` (float, wall time),
-    ``jobs`` (int), ``rules`` (str), ``move_limit`` (int), ``forbidden_run`` (bool).
+    above with its count), ``not_ruled``, ``skipped`` (int), ``skipped_by_error`` and
+    ``files_skipped_by_error`` (objects: each error kind seen with its count), ``seconds``
+    (float, wall time), ``jobs`` (int), ``cluster`` (str or null), ``rules`` (str),
+    ``move_limit`` (int), ``forbidden_run`` (bool).
 
-``--jobs N`` follows the games in N processes (``0``: one per core); the output is the same,
-in the same order.  A progress bar is drawn on stderr when it is a terminal and the run takes
-a while (``--progress``/``--no-progress`` force it on or off).
+**CSV** (``--csv FILE``): one row per game (and per skipped file), with a header: ``file``,
+``index``, ``line``, ``event``, ``red``, ``black``, ``notation``, ``start_fen``, ``plies``,
+``status`` (``ruled``, ``not-ruled``, ``skipped``, ``file-skipped``), ``result``, ``reason``,
+``ruling_ply``, ``offender``, ``article``, ``cycle`` (ICCS moves separated by spaces),
+``error``, ``error_ply``, ``move``, ``message``; empty cells for what does not apply.
 
-The library side: :func:`read_games` yields the games of a file, :func:`replay_game` follows
-one, :func:`replay_paths` does both for many files.
+**Parallel runs.**  Files are cut into chunks of games by byte ranges at game boundaries
+(:func:`.gamefiles.plan_chunks`); each chunk is read and ruled by a worker, and the
+results are written in file order, the same line for line as one process gives.  ``--jobs N``
+uses N local processes (``0``: one per core), with a bounded number of chunks in flight.  A
+worker process that dies (killed, out of memory) loses the games of the chunks it held: each
+is reported as a ``WorkerDied`` error with its place, the run goes on in new processes, and
+the exit status is 1.  ``--cluster tcp://HOST:8786`` sends the chunks to a running Dask
+scheduler, ``--cluster local[:N]`` starts a Dask ``LocalCluster`` of N worker processes
+(:mod:`xqadj.integrations.cluster`; the extra ``xqadj[cluster]``); Dask retries the chunk of a lost
+worker.  ``--chunk-size BYTES`` sets the chunk length (default 256 KiB).  A progress bar is
+drawn on stderr when it is a terminal and the run takes a while (``--progress`` /
+``--no-progress`` force it on or off).
 
->>> record = GameRecord("demo", 1, moves=tuple("h2e2 h9g7 h0g2 i9h9".split()))
->>> replay_game(record).text()
-'demo#1: none (4 plies)'
+**The library side**: :func:`rule_game` and :func:`rule_games` rule games given as start
+position and moves (in any notation) and give :class:`Outcome` objects, the ones ``--json``
+writes (:meth:`Outcome.to_json`); :func:`.gamefiles.read_games` yields the games of a
+file, :func:`replay_game` follows one record, :func:`replay_paths` does both for many files.
+
+>>> [outcome.text() for outcome in rule_games([("startpos", "h2e2 h9g7 h0g2 i9h9")])]
+['<games>#1: none (4 plies)']
+>>> rule_game({"moves": ["炮二平五", "马８进７"], "event": "demo"}).to_json()["notation"]
+'chinese'
 """
 
 from __future__ import annotations
 
 import argparse
-import contextlib
+import csv
 import io
 import json
 import os
@@ -95,19 +125,37 @@ import re
 import sys
 import time
 from collections import deque
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field, replace
-from pathlib import Path
-from typing import Any, TextIO
+from typing import Any, Protocol, TextIO
 
 from xqadj.board import COLOR_NAMES, STARTING_FEN, Board, Move, XqadjError
 from xqadj.integrations.arguments import add_rules_arguments
+from xqadj.integrations.gamefiles import (
+    BINARY_FORMATS,
+    EXTENSIONS,
+    FORMATS,
+    BinarySource,
+    Chunk,
+    GameFileError,
+    GameRecord,
+    detect_format,
+    expand_paths,
+    load_binary,
+    parse_lines,
+    parse_pgn,
+    plan_chunks,
+    read_chunk,
+    read_games,
+)
 from xqadj.integrations.report import Card, write_replay_report
 from xqadj.notation import parse_chinese, parse_wxf
 from xqadj.referee import Game, Reason, Ruling
 
 __all__ = [
+    "BINARY_FORMATS",
     "EXTENSIONS",
     "FORMATS",
     "BinarySource",
@@ -117,70 +165,36 @@ __all__ = [
     "Outcome",
     "Summary",
     "add_arguments",
+    "detect_format",
+    "load_binary",
     "main",
+    "parse_lines",
+    "parse_pgn",
     "read_games",
     "replay_game",
     "replay_paths",
+    "rule_chunk",
+    "rule_game",
+    "rule_games",
 ]
 
-FORMATS = ("pgn", "xqf", "cbr", "cbf", "lines")
-EXTENSIONS = {
-    ".pgn": "pgn",
-    ".xqf": "xqf",
-    ".cbr": "cbr",
-    ".cbf": "cbf",
-    ".txt": "lines",
-    ".lines": "lines",
-    ".tsv": "lines",
-}
-#: Formats with one game per file, read by cchess.
-BINARY_FORMATS = ("xqf", "cbr", "cbf")
+#: The form of an ICCS move (checked loosely, so that a typo is reported as a bad ICCS move).
+_ICCS = re.compile(r"^[A-Za-z][0-9]-?[A-Za-z][0-9]$")
+
+#: How long a chunk of a file is, by default, for parallel runs.
+DEFAULT_CHUNK_BYTES = 256 * 1024
 
 DESCRIPTION = """\
 Follow every game of the given files (PGN, XQF, CBR, CBF, or `FEN | moves` lines) with the
-referee and print each game's first ruling, or `none`, then a summary. Bad files and bad games
-are reported on stderr and skipped. Exit status: 0 if every game was read, 1 if some were
-skipped, 2 for a usage error."""
-
-
-class GameFileError(XqadjError):
-    """A file that cannot be read as games: ``kind`` says why (``UnreadableFile``, ...)."""
-
-    def __init__(self, kind: str, message: str) -> None:
-        super().__init__(message)
-        self.kind = kind
-
-
-# -- records: games as read from files ---------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class GameRecord:
-    """A game as read from a file: where it is, its start position and its move texts."""
-
-    file: str
-    index: int
-    line: int | None = None
-    fen: str = STARTING_FEN
-    moves: tuple[str, ...] = ()
-    event: str | None = None
-    red: str | None = None
-    black: str | None = None
-    #: Why the record cannot be followed at all (a malformed line), else ``None``.
-    problem: str | None = None
-
-
-@dataclass(frozen=True)
-class BinarySource:
-    """A one-game file (XQF, CBR, CBF), loaded by :func:`replay_game` when it is followed, so
-    that loading happens in the worker processes too."""
-
-    file: str
-    fmt: str
+referee and print each game's first ruling, or `none`, then a summary. Games are read, ruled and
+written one at a time. Bad files and bad games are reported on stderr and skipped. Exit status:
+0 if every game was read, 1 if some were skipped, 2 for a usage error."""
 
 
 @dataclass(frozen=True)
 class Options:
+    """How games are ruled: the rules profile, the move limit, explanations, the forbidden run."""
+
     rules: str = "axf"
     move_limit: int = 0
     explain: bool = False
@@ -326,6 +340,61 @@ class Outcome:
         }
 
 
+CSV_COLUMNS = (
+    "file",
+    "index",
+    "line",
+    "event",
+    "red",
+    "black",
+    "notation",
+    "start_fen",
+    "plies",
+    "status",
+    "result",
+    "reason",
+    "ruling_ply",
+    "offender",
+    "article",
+    "cycle",
+    "error",
+    "error_ply",
+    "move",
+    "message",
+)
+
+
+def csv_row(outcome: Outcome) -> dict[str, Any]:
+    """One ``--csv`` row (keys: :data:`CSV_COLUMNS`; ``None`` for an empty cell)."""
+    error, ruling = outcome.error, outcome.ruling
+    if error is not None:
+        status = "skipped" if error.scope == "game" else "file-skipped"
+    else:
+        status = "not-ruled" if ruling is None else "ruled"
+    return {
+        "file": outcome.file,
+        "index": outcome.index,
+        "line": outcome.line,
+        "event": outcome.event,
+        "red": outcome.red,
+        "black": outcome.black,
+        "notation": outcome.notation,
+        "start_fen": outcome.start_fen,
+        "plies": None if error is not None else outcome.plies,
+        "status": status,
+        "result": ruling and ruling.result,
+        "reason": ruling and ruling.reason,
+        "ruling_ply": ruling and ruling.ply,
+        "offender": ruling and ruling.offender,
+        "article": ruling and ruling.article,
+        "cycle": ruling and " ".join(ruling.cycle),
+        "error": error and error.kind,
+        "error_ply": error and error.ply,
+        "move": error and error.move,
+        "message": error and error.message,
+    }
+
+
 @dataclass
 class Summary:
     """Counts over a run."""
@@ -337,14 +406,22 @@ class Summary:
     not_ruled: int = 0
     skipped: int = 0
     by_reason: dict[str, int] = field(default_factory=lambda: {r.value: 0 for r in Reason})
+    #: Skipped games and files by the kind of error (``IllegalMoveError``, ...).
+    skipped_by_error: dict[str, int] = field(default_factory=dict)
+    files_skipped_by_error: dict[str, int] = field(default_factory=dict)
 
     def add(self, outcome: Outcome) -> None:
         if outcome.is_file_error:
+            assert outcome.error is not None
             self.files_skipped += 1
+            kind = outcome.error.kind
+            self.files_skipped_by_error[kind] = self.files_skipped_by_error.get(kind, 0) + 1
             return
         self.games += 1
         if outcome.error is not None:
             self.skipped += 1
+            kind = outcome.error.kind
+            self.skipped_by_error[kind] = self.skipped_by_error.get(kind, 0) + 1
         elif outcome.ruling is not None:
             self.ruled += 1
             self.by_reason[outcome.ruling.reason] = self.by_reason.get(outcome.ruling.reason, 0) + 1
@@ -361,13 +438,15 @@ class Summary:
         text = (
             f"summary: {self.games} games read from {files}; ruled {self.ruled}"
             f"{f' ({reasons})' if reasons else ''}; not ruled {self.not_ruled}; "
-            f"skipped {self.skipped}"
+            f"skipped {self.skipped}{_counts(self.skipped_by_error)}"
         )
         if self.files_skipped:
-            text += f"; files skipped {self.files_skipped}"
+            text += f"; files skipped {self.files_skipped}{_counts(self.files_skipped_by_error)}"
         return text + f"; {seconds:.2f} s"
 
-    def to_json(self, seconds: float, jobs: int, options: Options) -> dict[str, Any]:
+    def to_json(
+        self, seconds: float, jobs: int, options: Options, cluster: str | None = None
+    ) -> dict[str, Any]:
         return {
             "type": "summary",
             "files": self.files,
@@ -377,270 +456,21 @@ class Summary:
             "by_reason": dict(self.by_reason),
             "not_ruled": self.not_ruled,
             "skipped": self.skipped,
+            "skipped_by_error": dict(self.skipped_by_error),
+            "files_skipped_by_error": dict(self.files_skipped_by_error),
             "seconds": round(seconds, 3),
             "jobs": jobs,
+            "cluster": cluster,
             "rules": options.rules,
             "move_limit": options.move_limit,
             "forbidden_run": options.forbidden_run,
         }
 
 
-# -- reading files -----------------------------------------------------------------------------
-
-
-def detect_format(path: str | Path) -> str | None:
-    """The format for ``path``'s extension, or ``None``."""
-    return EXTENSIONS.get(Path(path).suffix.lower())
-
-
-def read_text(path: str | Path) -> str:
-    """A text file's contents: UTF-8 (with or without a BOM), else GB18030."""
-    data = Path(path).read_bytes()
-    try:
-        return data.decode("utf-8-sig")
-    except UnicodeDecodeError:
-        return data.decode("gb18030", errors="replace")
-
-
-def read_games(
-    path: str | Path, fmt: str | None = None, name: str | None = None
-) -> Iterator[GameRecord]:
-    """The games of one file, as records (binary formats are loaded through cchess).
-
-    ``name`` is how the file is shown (default: ``str(path)``).  Raises
-    :class:`GameFileError` for a file that cannot be read at all.
-    """
-    name = str(path) if name is None else name
-    fmt = fmt or detect_format(path)
-    if fmt is None:
-        raise GameFileError(
-            "UnknownFormat", f"unknown format (extension {Path(path).suffix!r}); use --format"
-        )
-    if fmt in BINARY_FORMATS:
-        yield load_binary(path, fmt, name)
-        return
-    try:
-        text = read_text(path)
-    except OSError as error:
-        raise GameFileError("UnreadableFile", f"cannot read: {error.strerror or error}") from None
-    if fmt == "pgn":
-        yield from parse_pgn(text, name)
-    elif fmt == "lines":
-        yield from parse_lines(text, name, table=Path(path).suffix.lower() == ".tsv")
-    else:
-        raise GameFileError("UnknownFormat", f"unknown format {fmt!r}")
-
-
-_HEADER = re.compile(r'^\[\s*(\w+)\s*"(.*)"\s*\]\s*$')
-_PGN_TOKEN = re.compile(r"\{[^}]*\}?|;.*|[()]|[^\s{}();]+")
-_MOVE_NUMBER = re.compile(r"^\d+(?:\.+|．+|…+)(?!\d)(.*)$")
-_RESULTS = frozenset({"1-0", "0-1", "1/2-1/2", "½-½", "*"})
-#: The form of an ICCS move (checked loosely, so that a typo is reported as a bad ICCS move).
-_ICCS = re.compile(r"^[A-Za-z][0-9]-?[A-Za-z][0-9]$")
-
-
-def parse_pgn(text: str, name: str) -> Iterator[GameRecord]:
-    """The games of a PGN text (see the module docstring for what is read)."""
-    index = 0
-    headers: dict[str, str] = {}
-    moves: list[str] = []
-    start: int | None = None
-    closed = False  # a result token ended the game's move text
-    depth = 0  # variation nesting
-    in_comment = False
-
-    def finish() -> GameRecord:
-        nonlocal index, headers, moves, start, closed, depth
-        index += 1
-        fen = headers.get("fen", "").strip() or STARTING_FEN
-        record = GameRecord(
-            name,
-            index,
-            start,
-            fen,
-            tuple(moves),
-            headers.get("event") or None,
-            headers.get("red") or None,
-            headers.get("black") or None,
-        )
-        headers, moves, start, closed, depth = {}, [], None, False, 0
-        return record
-
-    for lineno, raw in enumerate(text.splitlines(), 1):
-        line = raw.strip()
-        if in_comment:
-            end = line.find("}")
-            if end < 0:
-                continue
-            line = line[end + 1 :]
-            in_comment = False
-        elif line.startswith("["):
-            if moves or closed:
-                yield finish()
-            match = _HEADER.match(line)
-            if match:
-                value = match.group(2).replace('\\"', '"').replace("\\\\", "\\")
-                headers[match.group(1).lower()] = value.strip()
-            if start is None:
-                start = lineno
-            continue
-        elif line.startswith("%"):
-            continue
-        elif line and line.strip("=") == "":
-            # cchess's Game.save_to ends a game with a line of '='.
-            if moves or headers:
-                yield finish()
-            continue
-        for token in _PGN_TOKEN.findall(line):
-            first = token[0]
-            if first == "{":
-                in_comment = not token.endswith("}")
-                continue
-            if first == ";":
-                break
-            if token == "(":
-                depth += 1
-                continue
-            if token == ")":
-                depth = max(0, depth - 1)
-                continue
-            if depth or first == "$":
-                continue
-            if token in _RESULTS:
-                closed = True
-                continue
-            match = _MOVE_NUMBER.match(token)
-            if match:
-                token = match.group(1)
-            token = token.rstrip("!?")
-            if not token:
-                continue
-            if closed:  # move text after a result and no headers: a new game
-                yield finish()
-            if start is None:
-                start = lineno
-            moves.append(token)
-    if moves or headers or closed:
-        yield finish()
-
-
-def parse_lines(text: str, name: str, table: bool = False) -> Iterator[GameRecord]:
-    """The games of a ``<FEN> | <moves>`` text, or of a TSV table with ``fen`` and ``moves``
-    columns when ``table`` is true and the first line is such a header."""
-    columns: dict[str, int] | None = None
-    index = 0
-    for lineno, raw in enumerate(text.splitlines(), 1):
-        if columns is None and table and index == 0 and "\t" in raw and not raw.startswith("#"):
-            names = [c.strip().lower() for c in raw.split("\t")]
-            if "fen" in names and "moves" in names:
-                columns = {c: i for i, c in enumerate(names)}
-                continue
-            table = False
-        line = raw if columns is not None else raw.split("#", 1)[0]
-        if not line.strip() or line.lstrip().startswith("#"):
-            continue
-        index += 1
-        event = None
-        if columns is not None:
-            cells = line.split("\t")
-            if len(cells) <= max(columns["fen"], columns["moves"]):
-                yield GameRecord(
-                    name, index, lineno, problem="malformed row: too few tab-separated columns"
-                )
-                continue
-            fen, moves = cells[columns["fen"]], cells[columns["moves"]]
-            if "id" in columns and columns["id"] < len(cells):
-                event = cells[columns["id"]].strip() or None
-        else:
-            fen, bar, moves = line.partition("|")
-            if not bar or "|" in moves:
-                yield GameRecord(
-                    name,
-                    index,
-                    lineno,
-                    problem="malformed line: expected '<FEN> | <moves>' or 'startpos | <moves>'",
-                )
-                continue
-        fen = fen.strip()
-        if fen == "startpos":
-            fen = STARTING_FEN
-        yield GameRecord(name, index, lineno, fen, tuple(moves.split()), event)
-
-
-def load_binary(path: str | Path, fmt: str, name: str | None = None) -> GameRecord:
-    """Load a one-game XQF, CBR or CBF file through cchess: the start FEN, the ICCS moves of
-    the main line and the names.  Raises :class:`GameFileError`."""
-    name = str(path) if name is None else name
-    try:
-        import cchess  # type: ignore[import-untyped]
-    except ImportError:  # pragma: no cover - cchess is a test dependency
-        raise GameFileError(
-            "MissingDependency", f"reading {fmt.upper()} files needs cchess: pip install cchess"
-        ) from None
-    readers: dict[str, Callable[[str], Any]] = {
-        "xqf": cchess.read_from_xqf,
-        "cbr": cchess.read_from_cbr,
-        "cbf": cchess.read_from_cbf,
-    }
-    if not Path(path).is_file():
-        problem = "no such file" if not Path(path).exists() else "not a regular file"
-        raise GameFileError("UnreadableFile", f"cannot read: {problem}")
-    limit = sys.getrecursionlimit()
-    try:
-        # cchess reads each move with one more level of recursion; it prints warnings on stdout.
-        sys.setrecursionlimit(max(limit, 10_000))
-        with contextlib.redirect_stdout(io.StringIO()):
-            game = readers[fmt](str(path))
-            if game is None:
-                raise GameFileError("CorruptFile", f"not a {fmt.upper()} file (bad magic)")
-            fen = str(game.init_board.to_fen())
-            moves = tuple(str(move.to_iccs()) for move in game.iter_moves())
-            info: dict[str, Any] = dict(game.info)
-    except GameFileError:
-        raise
-    except OSError as error:
-        raise GameFileError("UnreadableFile", f"cannot read: {error.strerror or error}") from None
-    except Exception as error:  # cchess raises anything on a corrupt file
-        message = f"corrupt {fmt.upper()} file ({type(error).__name__}: {error})"
-        raise GameFileError("CorruptFile", message) from None
-    finally:
-        sys.setrecursionlimit(limit)
-    if fmt == "cbf":
-        info.update(_cbf_names(path))
-
-    def text(key: str) -> str | None:
-        value = info.get(key)
-        return value.strip() or None if isinstance(value, str) else None
-
-    return GameRecord(
-        name,
-        1,
-        None,
-        fen,
-        moves,
-        text("event") or text("title"),
-        text("red"),
-        text("black"),
-    )
-
-
-def _cbf_names(path: str | Path) -> dict[str, str]:
-    """Event and players from a CBF file's ``<Head>`` (cchess reads only its FEN)."""
-    from xml.etree import ElementTree
-
-    try:
-        head = ElementTree.parse(path).getroot().find("Head")
-    except (OSError, ElementTree.ParseError):
-        return {}
-    if head is None:
-        return {}
-    found = {child.tag.lower(): (child.text or "").strip() for child in head}
-    names = {
-        "event": found.get("event") or found.get("contest") or found.get("name") or "",
-        "red": found.get("red", ""),
-        "black": found.get("black", ""),
-    }
-    return {k: v for k, v in names.items() if v}
+def _counts(counts: Mapping[str, int]) -> str:
+    """`` (A 2, B 1)`` in order of first appearance, or nothing."""
+    inner = ", ".join(f"{kind} {n}" for kind, n in counts.items() if n)
+    return f" ({inner})" if inner else ""
 
 
 # -- following games ---------------------------------------------------------------------------
@@ -718,50 +548,200 @@ def replay_game(item: GameRecord | BinarySource, options: Options | None = None)
     )
 
 
-def _replay_chunk(
-    items: Sequence[GameRecord | BinarySource | Outcome], options: Options
-) -> list[Outcome]:
-    return [item if isinstance(item, Outcome) else replay_game(item, options) for item in items]
+# -- the Python API: games given as values -----------------------------------------------------
+
+#: A game for :func:`rule_game`: a :class:`GameRecord`, a ``(fen, moves)`` pair, or a mapping
+#: with ``moves`` and optionally ``fen``, ``event``, ``red``, ``black``, ``file``, ``index``.
+#: ``fen`` may be ``None`` or ``"startpos"`` for the standard position; ``moves`` a string of
+#: moves separated by spaces or a sequence of move texts, in ICCS, Chinese or WXF notation.
+GameLike = GameRecord | tuple[str | None, str | Sequence[str]] | Mapping[str, Any]
 
 
-def _expand(paths: Iterable[str], fmt: str | None) -> Iterator[str]:
-    """The files named, with each directory replaced by the game files under it."""
-    for path in paths:
-        if os.path.isdir(path):
-            found = sorted(
-                str(p)
-                for p in Path(path).rglob("*")
-                if p.is_file()
-                and not any(part.startswith(".") for part in p.relative_to(path).parts)
-                and (fmt is not None or detect_format(p) is not None)
-            )
-            if not found:
-                yield path  # reported as unreadable
-            yield from found
-        else:
-            yield path
+def _record(game: GameLike, index: int, file: str) -> GameRecord:
+    if isinstance(game, GameRecord):
+        return game
+    if isinstance(game, Mapping):
+        fen, moves = game.get("fen"), game.get("moves", ())
+        names = {key: game.get(key) for key in ("event", "red", "black")}
+        file, index = str(game.get("file", file)), int(game.get("index", index))
+    else:
+        fen, moves = game
+        names = {}
+    if fen is None or fen == "startpos":
+        fen = STARTING_FEN
+    texts = tuple(moves.split() if isinstance(moves, str) else (str(m) for m in moves))
+    return GameRecord(file, index, None, str(fen), texts, **names)
 
 
-def collect(
-    paths: Iterable[str], fmt: str | None = None
-) -> tuple[int, list[GameRecord | BinarySource | Outcome]]:
-    """Read every file: the number of files and, in order, one item per game (a record to
-    follow, or a one-game file to load and follow) or per unreadable file (an outcome)."""
-    items: list[GameRecord | BinarySource | Outcome] = []
-    files = 0
-    for path in _expand(paths, fmt):
-        files += 1
+def rule_game(
+    game: GameLike, options: Options | None = None, *, index: int = 1, file: str = "<games>"
+) -> Outcome:
+    """Rule one game (see :data:`GameLike`): its :class:`Outcome`, as ``--json`` writes it."""
+    return replay_game(_record(game, index, file), options)
+
+
+def rule_games(
+    games: Iterable[GameLike], options: Options | None = None, *, file: str = "<games>"
+) -> Iterator[Outcome]:
+    """Rule each game of an iterable, lazily and in order; games without an index are numbered
+    from 1.  A bad game gives an :class:`Outcome` with an ``error``, never an exception."""
+    for index, game in enumerate(games, 1):
+        yield rule_game(game, options, index=index, file=file)
+
+
+# -- chunks of files, in workers ---------------------------------------------------------------
+
+
+def _outcomes_of_chunk(chunk: Chunk, options: Options) -> Iterator[Outcome]:
+    try:
+        for record in read_chunk(chunk):
+            yield replay_game(record, options)
+    except GameFileError as error:
+        yield Outcome(chunk.name, None, error=ErrorInfo("file", error.kind, str(error)))
+
+
+def rule_chunk(chunk: Chunk, options: Options | None = None) -> list[Outcome]:
+    """Read and rule the games of one chunk: the function a worker runs.  Game indexes count
+    from 1 within the chunk (:func:`replay_paths` renumbers them)."""
+    return list(_outcomes_of_chunk(chunk, options or Options()))
+
+
+def _lost(chunk: Chunk, why: str) -> list[Outcome]:
+    """The games of a chunk whose worker failed, each reported as lost (read here, so that
+    every lost game is named with its place)."""
+    try:
+        records = list(read_chunk(chunk))
+    except GameFileError as error:
+        return [Outcome(chunk.name, None, error=ErrorInfo("file", error.kind, str(error)))]
+    message = f"not ruled: {why}"
+    return [
+        Outcome(
+            r.file,
+            r.index,
+            r.line,
+            r.event,
+            r.red,
+            r.black,
+            error=ErrorInfo("game", "WorkerDied", message),
+        )
+        for r in records
+    ]
+
+
+@dataclass(frozen=True)
+class _Planned:
+    """One step of a run: a chunk to rule, or a file that could not be read; ``size`` is the
+    number of bytes it stands for (for the progress bar); ``file_number`` tells files apart."""
+
+    item: Chunk | Outcome
+    size: int
+    file_number: int
+
+
+def _plan(paths: Sequence[str], fmt: str | None, chunk_bytes: int | None) -> Iterator[_Planned]:
+    for number, path in enumerate(paths):
         kind = fmt or detect_format(path)
+        size = _size(path)
         try:
-            if os.path.isdir(path):
-                raise GameFileError("UnreadableFile", "cannot read: a directory with no game files")
-            if kind in BINARY_FORMATS:
-                items.append(BinarySource(path, kind))
-                continue
-            items.extend(read_games(path, kind))
+            if kind is None:
+                suffix = os.path.splitext(path)[1]
+                raise GameFileError(
+                    "UnknownFormat", f"unknown format (extension {suffix!r}); use --format"
+                )
+            chunks = plan_chunks(path, os.path.abspath(path), kind, chunk_bytes)
+            for chunk in chunks:
+                end = size if chunk.end is None else chunk.end
+                yield _Planned(chunk, max(0, end - chunk.start), number)
         except GameFileError as error:
-            items.append(Outcome(path, None, error=ErrorInfo("file", error.kind, str(error))))
-    return files, items
+            outcome = Outcome(path, None, error=ErrorInfo("file", error.kind, str(error)))
+            yield _Planned(outcome, size, number)
+
+
+def _size(path: str) -> int:
+    try:
+        return os.path.getsize(path) if os.path.isfile(path) else 0
+    except OSError:
+        return 0
+
+
+class ResultFuture(Protocol):
+    def result(self) -> list[Outcome]: ...
+
+
+class ChunkExecutor(Protocol):
+    """Where chunks are ruled: local processes or a Dask cluster (:mod:`.cluster`)."""
+
+    #: How many chunks may be in flight at once.
+    slots: int
+
+    def submit(self, chunk: Chunk, options: Options) -> ResultFuture: ...
+
+    def failure(self, error: BaseException) -> str:
+        """Why a chunk's result could not be had, for the lost games' message."""
+        ...
+
+
+class _LocalPool:
+    """``--jobs N``: a process pool, started anew if a worker process dies."""
+
+    def __init__(self, jobs: int) -> None:
+        self.jobs = jobs
+        self.slots = 2 * jobs
+        self.pool = ProcessPoolExecutor(max_workers=jobs)
+
+    def submit(self, chunk: Chunk, options: Options) -> Future[list[Outcome]]:
+        try:
+            return self.pool.submit(rule_chunk, chunk, options)
+        except BrokenProcessPool:
+            self.pool.shutdown(wait=True, cancel_futures=True)
+            self.pool = ProcessPoolExecutor(max_workers=self.jobs)
+            return self.pool.submit(rule_chunk, chunk, options)
+
+    def failure(self, error: BaseException) -> str:
+        if isinstance(error, BrokenProcessPool):
+            return "a worker process died (killed, or out of memory) while these games were in it"
+        return f"the worker failed: {type(error).__name__}: {error}"
+
+    def close(self) -> None:
+        self.pool.shutdown(wait=True, cancel_futures=True)
+
+
+def _rule_in_order(
+    planned: Iterator[_Planned], options: Options, executor: ChunkExecutor | None
+) -> Iterator[tuple[_Planned, Iterator[Outcome] | list[Outcome]]]:
+    """Each step with its outcomes, in plan order: ruled here, lazily, without an executor;
+    else with at most ``executor.slots`` chunks in flight."""
+    if executor is None:
+        for step in planned:
+            item = step.item
+            yield step, ([item] if isinstance(item, Outcome) else _outcomes_of_chunk(item, options))
+        return
+    pending: deque[tuple[_Planned, ResultFuture | None]] = deque()
+    in_flight = 0
+
+    def head() -> tuple[_Planned, list[Outcome]]:
+        nonlocal in_flight
+        step, future = pending.popleft()
+        if future is None:
+            assert isinstance(step.item, Outcome)
+            return step, [step.item]
+        in_flight -= 1
+        assert isinstance(step.item, Chunk)
+        try:
+            return step, future.result()
+        except Exception as error:  # the worker died or failed: name the games it held
+            return step, _lost(step.item, executor.failure(error))
+
+    for step in planned:
+        if isinstance(step.item, Outcome):
+            pending.append((step, None))
+        else:
+            pending.append((step, executor.submit(step.item, options)))
+            in_flight += 1
+        while in_flight >= executor.slots or (pending and pending[0][1] is None):
+            yield head()
+    while pending:
+        yield head()
 
 
 def replay_paths(
@@ -769,46 +749,74 @@ def replay_paths(
     options: Options | None = None,
     fmt: str | None = None,
     jobs: int = 1,
-    on_progress: Callable[[int, int], None] | None = None,
+    on_progress: Callable[[int, float], None] | None = None,
+    *,
+    cluster: str | None = None,
+    chunk_bytes: int | None = DEFAULT_CHUNK_BYTES,
 ) -> tuple[Summary, Iterator[Outcome]]:
     """Read and follow every game of ``paths``: the summary (filled as the outcomes are
-    consumed) and the outcomes, in file and game order, with ``jobs`` processes."""
+    consumed) and the outcomes, one at a time, in file and game order, with ``jobs`` local
+    processes or on the Dask ``cluster`` (``"local:N"`` or a scheduler's address).
+
+    ``on_progress(games, fraction)`` is called after each game with the fraction of the bytes
+    read.  Raises :class:`.cluster.ClusterError` (an :class:`XqadjError`) at once when
+    Dask is missing for ``cluster``.
+    """
     options = options or Options()
-    files, items = collect(paths, fmt)
-    summary = Summary(files=files)
+    files = list(expand_paths(paths, fmt))
+    summary = Summary(files=len(files))
+    total = sum(_size(path) for path in files) or 1
+    executor_context: Any = None
+    if cluster is not None:
+        from xqadj.integrations.cluster import check_available, cluster_executor
+
+        check_available()
+        executor_context = cluster_executor(cluster, rule_chunk)
 
     def outcomes() -> Iterator[Outcome]:
-        done = 0
-        for outcome in _run(items, options, jobs):
-            summary.add(outcome)
-            done += 1
-            if on_progress is not None:
-                on_progress(done, len(items))
-            yield outcome
+        done_bytes = 0
+        games = 0
+        number, first_index = -1, 0  # the file being written and its games so far
+        local = _LocalPool(jobs) if cluster is None and jobs > 1 else None
+        context = executor_context if executor_context is not None else _Null(local)
+        try:
+            with context as executor:
+                planned = _plan(files, fmt, chunk_bytes)
+                for step, results in _rule_in_order(planned, options, executor):
+                    if step.file_number != number:
+                        number, first_index = step.file_number, 0
+                    last = first_index
+                    for outcome in results:
+                        if outcome.index is not None and not outcome.is_file_error:
+                            last = first_index + outcome.index
+                            outcome = replace(outcome, index=last)
+                        summary.add(outcome)
+                        games += 1
+                        if on_progress is not None:
+                            on_progress(games, done_bytes / total)
+                        yield outcome
+                    first_index = last
+                    done_bytes += step.size
+                    if on_progress is not None:
+                        on_progress(games, min(1.0, done_bytes / total))
+        finally:
+            if local is not None:
+                local.close()
 
     return summary, outcomes()
 
 
-def _run(
-    items: list[GameRecord | BinarySource | Outcome], options: Options, jobs: int
-) -> Iterator[Outcome]:
-    if jobs <= 1 or len(items) < 2:
-        for item in items:
-            yield item if isinstance(item, Outcome) else replay_game(item, options)
-        return
-    size = max(1, min(128, len(items) // (jobs * 8)))
-    chunks = [items[i : i + size] for i in range(0, len(items), size)]
-    pool = ProcessPoolExecutor(max_workers=jobs)
-    try:
-        pending: deque[Future[list[Outcome]]] = deque()
-        for chunk in chunks:
-            pending.append(pool.submit(_replay_chunk, chunk, options))
-            if len(pending) >= 4 * jobs:
-                yield from pending.popleft().result()
-        while pending:
-            yield from pending.popleft().result()
-    finally:
-        pool.shutdown(wait=False, cancel_futures=True)
+class _Null:
+    """A context manager for an executor that needs no start (or none at all)."""
+
+    def __init__(self, executor: _LocalPool | None) -> None:
+        self.executor = executor
+
+    def __enter__(self) -> _LocalPool | None:
+        return self.executor
+
+    def __exit__(self, *exc: object) -> None:
+        return None
 
 
 # -- the command -------------------------------------------------------------------------------
@@ -824,18 +832,18 @@ class _Progress:
         self.last = 0.0
         self.shown = False
 
-    def update(self, done: int, total: int) -> None:
+    def update(self, games: int, fraction: float) -> None:
         if not self.enabled:
             return
         now = time.monotonic()
-        if now - self.start < 0.5 or (now - self.last < 0.1 and done < total):
+        if now - self.start < 0.5 or (now - self.last < 0.1 and fraction < 1):
             return
         self.last = now
         width = 30
-        filled = width * done // max(total, 1)
+        filled = int(width * fraction)
         self.stream.write(
-            f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total} games "
-            f"{100 * done // max(total, 1)}% {now - self.start:.1f}s\x1b[K"
+            f"\r[{'#' * filled}{'.' * (width - filled)}] {games} games "
+            f"{int(100 * fraction)}% {now - self.start:.1f}s\x1b[K"
         )
         self.stream.flush()
         self.shown = True
@@ -857,6 +865,23 @@ def _non_negative(text: str) -> int:
     return value
 
 
+def _positive(text: str) -> int:
+    value = _non_negative(text)
+    if value == 0:
+        raise argparse.ArgumentTypeError("must be 1 or more")
+    return value
+
+
+def _cluster_address(text: str) -> str:
+    if text == "local" or text.startswith("local:") or "://" in text or ":" in text:
+        if text.startswith("local:"):
+            _positive(text[6:])
+        return text
+    raise argparse.ArgumentTypeError(
+        f"not a cluster address: {text!r} (tcp://HOST:PORT, local or local:N)"
+    )
+
+
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """The ``replay`` subcommand's arguments; its function is :func:`main`."""
     parser.add_argument("files", nargs="+", metavar="FILE", help="game files or directories")
@@ -876,6 +901,26 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         default=1,
         metavar="N",
         help="follow games in N processes; 0 for one per core (default 1)",
+    )
+    parser.add_argument(
+        "--cluster",
+        type=_cluster_address,
+        metavar="ADDRESS",
+        help="rule on a Dask cluster: tcp://HOST:8786 for a running scheduler, local[:N] to "
+        "start N local worker processes (needs pip install 'xqadj[cluster]')",
+    )
+    parser.add_argument(
+        "--chunk-size",
+        type=_positive,
+        default=DEFAULT_CHUNK_BYTES,
+        metavar="BYTES",
+        help=f"cut files into chunks of about BYTES for --jobs and --cluster "
+        f"(default {DEFAULT_CHUNK_BYTES})",
+    )
+    parser.add_argument(
+        "--csv",
+        metavar="FILE",
+        help="also write one CSV row per game to FILE (columns: pydoc xqadj.integrations.replay)",
     )
     parser.add_argument(
         "--progress",
@@ -916,11 +961,51 @@ def main(args: argparse.Namespace) -> int:
     # By default the bar is drawn when the results go to a file and stderr is a terminal.
     show = args.progress if args.progress is not None else err.isatty() and not out_tty
     progress = _Progress(err, bool(show))
-    summary, outcomes = replay_paths(args.files, options, args.format, jobs, progress.update)
+    csv_file: TextIO | None = None
+    if args.csv is not None:
+        try:
+            csv_file = open(args.csv, "w", encoding="utf-8", newline="")  # noqa: SIM115
+        except OSError as error:
+            err.write(f"xqadj replay: --csv {args.csv}: {error.strerror or error}\n")
+            return 2
+    try:
+        summary, outcomes = replay_paths(
+            args.files,
+            options,
+            args.format,
+            jobs,
+            progress.update,
+            cluster=args.cluster,
+            chunk_bytes=args.chunk_size,
+        )
+        return _write(args, outcomes, summary, csv_file, progress, started, jobs, options)
+    finally:
+        if csv_file is not None:
+            csv_file.close()
+
+
+def _write(
+    args: argparse.Namespace,
+    outcomes: Iterator[Outcome],
+    summary: Summary,
+    csv_file: TextIO | None,
+    progress: _Progress,
+    started: float,
+    jobs: int,
+    options: Options,
+) -> int:
+    """Write each outcome as it comes (stdout, stderr, CSV), then the summary."""
+    out, err = sys.stdout, sys.stderr
+    out_tty = out.isatty()
+    rows = None
+    if csv_file is not None:
+        rows = csv.DictWriter(csv_file, CSV_COLUMNS)
+        rows.writeheader()
+    flushed = 0.0
     try:
         kept: list[Outcome] = []
         for outcome in outcomes:
-            if args.html:
+            if args.html and outcome.ruling is not None:  # only ruled games get a card
                 kept.append(outcome)
             if out_tty or outcome.error is not None:
                 progress.clear()
@@ -930,15 +1015,21 @@ def main(args: argparse.Namespace) -> int:
                 out.write(outcome.text() + "\n")
                 if outcome.ruling is not None and outcome.ruling.explanation:
                     out.write(f"    {outcome.ruling.explanation}\n")
+            if rows is not None:
+                rows.writerow(csv_row(outcome))
             if outcome.error is not None:
                 out.flush()
                 what = "game skipped" if outcome.error.scope == "game" else "file skipped"
                 err.write(f"xqadj replay: {outcome.place()}: {outcome.error.message} ({what})\n")
                 err.flush()
+            now = time.monotonic()
+            if now - flushed > 0.2:  # results show as they come, without a write per line
+                out.flush()
+                flushed = now
         progress.clear()
         seconds = time.perf_counter() - started
         if args.json:
-            summary_json = summary.to_json(seconds, jobs, options)
+            summary_json = summary.to_json(seconds, jobs, options, args.cluster)
             out.write(json.dumps(summary_json, ensure_ascii=False) + "\n")
         else:
             out.write(summary.text(seconds) + "\n")
@@ -955,6 +1046,10 @@ def main(args: argparse.Namespace) -> int:
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, out.fileno())
         return 1
+    except KeyboardInterrupt:
+        progress.clear()
+        err.write("xqadj replay: interrupted\n")
+        return 130
     return summary.exit_status
 
 

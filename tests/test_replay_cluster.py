@@ -1,0 +1,187 @@
+"""``xqadj replay --cluster``: a real Dask ``LocalCluster`` of 2 worker processes rules the same
+games, in the same order, as one process; a worker killed mid-run loses nothing; a chunk cut
+inside a game's comment reads as the whole file does.  Also ``--csv`` and the message without
+Dask."""
+
+from __future__ import annotations
+
+import csv
+import os
+import signal
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from support import skip_or_fail
+from test_replay import REPO, _without_time, game_files, run
+
+from xqadj.integrations.replay import Options, Outcome, replay_paths
+
+try:
+    from dask.distributed import Client, LocalCluster
+except ImportError:  # pragma: no cover - dask is in the test extra
+    Client = LocalCluster = None
+
+
+@pytest.fixture(scope="module")
+def scheduler() -> Iterator[tuple[str, Any]]:
+    """The address of a running 2-worker LocalCluster, and a client to reach its workers."""
+    if LocalCluster is None:
+        skip_or_fail("dask[distributed] is not installed (pip install 'xqadj[cluster]')")
+    cluster = LocalCluster(
+        n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0"
+    )
+    client = Client(cluster)
+    try:
+        yield cluster.scheduler_address, client
+    finally:
+        client.close()
+        cluster.close()
+
+
+def _outcomes(paths: list[str], **kwargs: Any) -> list[Outcome]:
+    _, outcomes = replay_paths(paths, Options(), **kwargs)
+    return list(outcomes)
+
+
+@pytest.fixture(scope="module")
+def serial() -> list[Outcome]:
+    return _outcomes([str(p) for p in game_files()], chunk_bytes=None)
+
+
+def test_cluster_rules_the_master_games_as_one_process(
+    scheduler: tuple[str, Any], serial: list[Outcome]
+) -> None:
+    address, _ = scheduler
+    on_cluster = _outcomes([str(p) for p in game_files()], cluster=address, chunk_bytes=100_000)
+    assert len(on_cluster) == 2516
+    assert on_cluster == serial
+
+
+def test_a_worker_killed_mid_run_loses_nothing(
+    scheduler: tuple[str, Any], serial: list[Outcome]
+) -> None:
+    address, client = scheduler
+    summary, outcomes = replay_paths(
+        [str(p) for p in game_files()], Options(), cluster=address, chunk_bytes=32_000
+    )
+    got = [next(outcomes)]
+    pids = client.run(os.getpid)
+    victim = sorted(pids.values())[0]
+    os.kill(victim, signal.SIGKILL)  # mid-run: the first results are in, most are not
+    got.extend(outcomes)
+    assert got == serial
+    assert summary.games == 2516 and summary.skipped == 0
+
+
+def test_a_chunk_cut_inside_a_comment_on_the_cluster(
+    scheduler: tuple[str, Any], tmp_path: Path
+) -> None:
+    address, _ = scheduler
+    comment = "\n".join(f"{n}. h2e2 h9g7 ( [see {n}] ;" for n in range(30))
+    games = [
+        f'[Event "g{n}"]\n\n1. h2e2 h9g7 {{{comment}\n}} 2. h0g2 i9h9 3. i0h0 *\n\n'
+        for n in range(12)
+    ]
+    path = tmp_path / "comments.pgn"
+    path.write_text("".join(games), encoding="utf-8")
+    # Cuts every 700 bytes fall inside the 1.3 KB comments.
+    on_cluster = _outcomes([str(path)], cluster=address, chunk_bytes=700)
+    assert on_cluster == _outcomes([str(path)], chunk_bytes=None)
+    assert [o.index for o in on_cluster] == list(range(1, 13))
+    assert all(o.error is None and o.plies == 5 for o in on_cluster)
+
+
+def test_cli_cluster_local_2_output_is_the_jobs_1_output() -> None:
+    files = game_files()
+    serial = run(*files)
+    clustered = run("--cluster", "local:2", *files)
+    assert clustered.returncode == serial.returncode == 0, clustered.stderr
+    assert _without_time(clustered.stdout) == _without_time(serial.stdout)
+    assert clustered.stderr == ""  # no Dask warnings or logs on the user's terminal
+
+
+def test_cluster_without_dask_says_how_to_install_it() -> None:
+    hide_dask = (
+        "import sys; sys.modules['dask'] = None; sys.modules['dask.distributed'] = None; "
+        "from xqadj.cli import main; sys.exit(main(sys.argv[1:]))"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", hide_dask, "replay", "--cluster", "local:2", str(game_files()[0])],
+        capture_output=True,
+        text=True,
+        cwd=REPO,
+        env={**os.environ, "PYTHONPATH": str(REPO)},
+        timeout=60,
+    )
+    assert result.returncode == 2
+    assert "pip install 'xqadj[cluster]'" in result.stderr and "Traceback" not in result.stderr
+    assert result.stdout == ""
+
+
+def test_csv_one_row_per_game(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.pgn"
+    bad.write_text('[Event "x"]\n\n1. h2e2 h9g7 2. a0a5 *\n', encoding="utf-8")
+    table = tmp_path / "out.csv"
+    result = run("--csv", table, *game_files(), bad, tmp_path / "missing.pgn")
+    assert result.returncode == 1
+    with table.open(encoding="utf-8", newline="") as handle:
+        rows = list(csv.DictReader(handle))
+    assert len(rows) == 2516 + 2
+    statuses = [row["status"] for row in rows]
+    assert statuses.count("ruled") == 236 and statuses.count("not-ruled") == 2280
+    assert rows[-2]["status"] == "skipped" and rows[-2]["error"] == "IllegalMoveError"
+    assert rows[-2]["error_ply"] == "3" and rows[-2]["move"] == "a0a5"
+    assert rows[-1]["status"] == "file-skipped" and rows[-1]["error"] == "UnreadableFile"
+    hu51 = rows[50]
+    assert (hu51["index"], hu51["reason"], hu51["ruling_ply"], hu51["offender"]) == (
+        "51",
+        "perpetual-chase",
+        "82",
+        "red",
+    )
+    assert len(hu51["cycle"].split()) >= 4
+    # The text output is the same as without --csv.
+    assert "skipped 1 (IllegalMoveError 1); files skipped 1 (UnreadableFile 1)" in result.stdout
+
+
+def _group_alive(pgid: int) -> bool:
+    try:
+        os.killpg(pgid, 0)
+    except ProcessLookupError:
+        return False
+    return True
+
+
+@pytest.mark.parametrize("options", [["--jobs", "2"], ["--cluster", "local:2"]])
+def test_ctrl_c_stops_quietly_and_leaves_no_process(tmp_path: Path, options: list[str]) -> None:
+    """Before, under --cluster every Dask worker printed a traceback of its own."""
+    if "--cluster" in options and LocalCluster is None:
+        skip_or_fail("dask[distributed] is not installed")
+    big = tmp_path / "big.pgn"
+    big.write_text("".join(p.read_text(encoding="utf-8") for p in game_files()) * 3)
+    command = [sys.executable, "-m", "xqadj", "replay", *options, str(big)]
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    with subprocess.Popen(
+        command,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        cwd=REPO,
+        env=env,
+        text=True,
+        start_new_session=True,
+    ) as process:
+        assert process.stdout is not None
+        assert process.stdout.readline()  # the run is under way
+        os.killpg(process.pid, signal.SIGINT)  # Ctrl-C reaches the whole process group
+        _, stderr = process.communicate(timeout=120)
+    assert process.returncode == 130
+    assert stderr == "xqadj replay: interrupted\n"
+    for _ in range(100):
+        if not _group_alive(process.pid):
+            break
+        subprocess.run(["sleep", "0.1"])
+    assert not _group_alive(process.pid), "a worker process was left running"

@@ -1,0 +1,196 @@
+"""``xqadj replay`` must not lose games silently (issue 10): a broken game is reported with its
+place and the games after it are still read; malformed tags, other encodings and a killed worker
+process are reported, never swallowed.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+from test_replay import DATA, REPO, game_files, games_of, records, run
+
+from xqadj.integrations.gamefiles import read_games
+
+
+def _master_text() -> str:
+    return "".join(path.read_text(encoding="utf-8") for path in game_files())
+
+
+def _outcomes_without_place(objects: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    return [{k: v for k, v in o.items() if k not in ("file",)} for o in games_of(objects)]
+
+
+def test_unclosed_comment_is_reported_and_the_games_after_it_are_read(tmp_path: Path) -> None:
+    """Before: the `{` in game 2 swallowed every game after it, exit status 0, no message."""
+    text = game_files()[0].read_text(encoding="utf-8")
+    games = text.split("\n[Event ")
+    assert len(games) == 1391
+    # An opening brace in game 2's move text that is never closed.
+    games[1] = games[1].replace(" 3. ", " 3. {a note that never ends ", 1)
+    broken = tmp_path / "broken.pgn"
+    broken.write_text("\n[Event ".join(games), encoding="utf-8")
+    clean = tmp_path / "clean.pgn"
+    clean.write_text(text, encoding="utf-8")
+
+    result = run("--json", broken)
+    assert result.returncode == 1
+    objects = records(result.stdout)
+    got = games_of(objects)
+    assert len(got) == 1391 and objects[-1]["games"] == 1391 and objects[-1]["skipped"] == 1
+    second = got[1]
+    assert second["type"] == "error" and second["index"] == 2 and second["line"] == 7
+    assert second["error"] == "MalformedRecord"
+    assert "unclosed '{' comment" in second["message"] and "line 11" in second["message"]
+    assert f"{broken}#2 [Yinli Cup Champion 1995] (HU RongHua vs XU TianHong) (line 7)" in (
+        result.stderr
+    )
+    # Every other game is read and ruled exactly as in the file without the brace.
+    expected = games_of(records(run("--json", clean).stdout))
+    assert _outcomes_without_place(got[:1] + got[2:]) == _outcomes_without_place(
+        expected[:1] + expected[2:]
+    )
+
+
+def test_unclosed_variation_is_reported_and_cut_at_the_next_tag_line(tmp_path: Path) -> None:
+    path = tmp_path / "variation.pgn"
+    path.write_text(
+        '[Event "one"]\n\n1. h2e2 h9g7 (1... b9c7 2. h0g2\n\n[Event "two"]\n\n1. h2e2 h9g7 *\n',
+        encoding="utf-8",
+    )
+    result = run("--json", path)
+    assert result.returncode == 1
+    one, two = games_of(records(result.stdout))
+    assert one["type"] == "error" and "unclosed '(' variation" in one["message"]
+    assert "line 3" in one["message"]
+    assert two["type"] == "game" and two["event"] == "two" and two["plies"] == 2
+
+
+def test_fen_tag_without_its_closing_quote_is_an_error_for_that_game(tmp_path: Path) -> None:
+    """Before: the tag was ignored and the game was followed from the standard position."""
+    path = tmp_path / "fen.pgn"
+    path.write_text(
+        '[Event "broken fen"]\n'
+        '[FEN "1r2kab2/4a4/4b4/p1p1p3p/5R3/2P2N3/PC2P3P/4Cr3/1R3c3/2B1KA3 w]\n\n'
+        "1. h2e2 h9g7 *\n\n"
+        '[Event "after it"]\n\n1. h2e2 h9g7 *\n',
+        encoding="utf-8",
+    )
+    result = run("--json", path)
+    assert result.returncode == 1
+    broken, after = games_of(records(result.stdout))
+    assert broken["type"] == "error" and broken["error"] == "MalformedRecord"
+    assert "malformed tag" in broken["message"] and "line 2" in broken["message"]
+    assert after["type"] == "game" and after["plies"] == 2
+    assert f"{path}#1 [broken fen] (line 1): malformed tag" in result.stderr
+
+
+def _chinese_games(path: Path) -> list[dict[str, Any]]:
+    result = run("--json", path)
+    assert result.returncode == 0, result.stderr
+    return _outcomes_without_place(records(result.stdout))
+
+
+def test_utf16_and_utf32_files_with_a_bom_are_decoded(tmp_path: Path) -> None:
+    """Before: a UTF-16 file was decoded as GB18030 and no game was found in it."""
+    text = (DATA / "chinese.pgn").read_text(encoding="utf-8")
+    expected = _chinese_games(DATA / "chinese.pgn")
+    assert len(expected) == 3
+    for codec, bom in [
+        ("utf-16-le", b"\xff\xfe"),
+        ("utf-16-be", b"\xfe\xff"),
+        ("utf-32-le", b"\xff\xfe\x00\x00"),
+        ("utf-8", b"\xef\xbb\xbf"),
+    ]:
+        path = tmp_path / f"chinese-{codec}.pgn"
+        path.write_bytes(bom + text.replace("\n", "\r\n").encode(codec))
+        assert _chinese_games(path) == expected, codec
+
+
+def test_utf16_without_a_bom_is_decoded_and_binary_data_refused_by_name(tmp_path: Path) -> None:
+    text = (DATA / "chinese.pgn").read_text(encoding="utf-8")
+    path = tmp_path / "chinese-nobom.pgn"
+    path.write_bytes(text.encode("utf-16-le"))
+    assert _chinese_games(path) == _chinese_games(DATA / "chinese.pgn")
+    junk = tmp_path / "junk.pgn"
+    junk.write_bytes((DATA / "master-hu51.xqf").read_bytes())
+    result = run(junk)
+    assert result.returncode == 1
+    assert f"{junk}: not a text file" in result.stderr
+    assert "file skipped" in result.stderr and "Traceback" not in result.stderr
+
+
+def test_a_line_in_no_known_encoding_is_an_error_for_its_game(tmp_path: Path) -> None:
+    path = tmp_path / "mixed.pgn"
+    path.write_bytes(
+        b'[Event "bad bytes"]\n[Red "\xff\xfe\xff"]\n\n1. h2e2 h9g7 *\n\n'
+        + '[Event "gb"]\n[Red "胡荣华"]\n\n1. h2e2 h9g7 *\n'.encode("gb18030")
+    )
+    result = run("--json", path)
+    assert result.returncode == 1
+    bad, good = games_of(records(result.stdout))
+    assert bad["type"] == "error" and "line 2" in bad["message"]
+    assert "neither UTF-8 nor GB18030" in bad["message"]
+    assert good["type"] == "game" and good["red"] == "胡荣华"
+
+
+def _children(pid: int) -> list[int]:
+    found = []
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        children = (task / "children").read_text().split()
+        found.extend(int(c) for c in children)
+    return found
+
+
+def test_a_killed_worker_is_reported_with_the_games_it_lost(tmp_path: Path) -> None:
+    """Before: a traceback (BrokenProcessPool) and the games after it were lost."""
+    big = tmp_path / "big.pgn"
+    big.write_text(_master_text() * 2, encoding="utf-8")
+    env = {**os.environ, "PYTHONUTF8": "1", "PYTHONPATH": str(REPO)}
+    command = [sys.executable, "-m", "xqadj", "replay", "--json", "--jobs", "2", str(big)]
+    with subprocess.Popen(
+        command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=REPO, env=env, text=True
+    ) as process:
+        assert process.stdout is not None and process.stderr is not None
+        errors: list[str] = []
+        # stderr is drained on the side: the lost games fill more than a pipe's buffer.
+        drain = threading.Thread(target=lambda: errors.append(process.stderr.read()))  # type: ignore[union-attr]
+        drain.start()
+        first = process.stdout.readline()
+        assert json.loads(first)["index"] == 1
+        workers: list[int] = []
+        deadline = time.monotonic() + 30
+        while not workers and time.monotonic() < deadline:
+            workers = _children(process.pid)
+        assert workers, "no worker process found"
+        os.kill(workers[0], signal.SIGKILL)
+        stdout = first + process.stdout.read()
+        assert process.wait(timeout=300) == 1
+        drain.join(timeout=60)
+        stderr = errors[0]
+    assert "Traceback" not in stderr
+    assert "worker process died" in stderr
+    objects = records(stdout)
+    games = games_of(objects)
+    # No game is lost silently: every game of the file is there, in order, ruled or reported.
+    assert [g["index"] for g in games] == list(range(1, 5033))
+    lost = [g for g in games if g["type"] == "error"]
+    assert lost and all(g["error"] == "WorkerDied" for g in lost)
+    assert objects[-1]["skipped"] == len(lost) and objects[-1]["games"] == 5032
+    for game in lost:
+        assert f"{big}#{game['index']} " in stderr
+
+
+def test_reading_the_library_way_reports_the_same_problems(tmp_path: Path) -> None:
+    path = tmp_path / "lib.pgn"
+    path.write_text('[Event "a"]\n1. h2e2 {open\n[Event "b"]\n1. h2e2 *\n', encoding="utf-8")
+    first, second = read_games(path)
+    assert first.problem is not None and "unclosed '{' comment" in first.problem
+    assert second.problem is None and second.moves == ("h2e2",) and second.line == 3
