@@ -963,7 +963,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--timeout",
         type=float,
         help="seconds after which a silent engine forfeits: beyond --movetime (default 5), or "
-        "per move with --depth/--nodes (default 60)",
+        "per move with --depth/--nodes (default 60); an engine on a clock (tc=, st=) is bound "
+        "by its clock and timemargin= instead",
     )
     parser.add_argument(
         "--handshake-timeout",
