@@ -200,6 +200,12 @@ class Options:
     explain: bool = False
     forbidden_run: bool = False
 
+    def new_game(self, fen: str) -> Game:
+        """A game from ``fen`` under these options (raises :class:`XqadjError` for a bad FEN)."""
+        return Game(
+            fen, rules=self.rules, move_limit=self.move_limit, forbidden_run=self.forbidden_run
+        )
+
 
 # -- outcomes ----------------------------------------------------------------------------------
 
@@ -513,12 +519,7 @@ def replay_game(item: GameRecord | BinarySource, options: Options | None = None)
     notation = detect_notation(record.moves[0]) if record.moves else None
     base = replace(base, notation=notation)
     try:
-        game = Game(
-            record.fen,
-            rules=options.rules,
-            move_limit=options.move_limit,
-            forbidden_run=options.forbidden_run,
-        )
+        game = options.new_game(record.fen)
     except XqadjError as error:
         message = f"bad FEN {record.fen!r}: {error}"
         return replace(base, error=ErrorInfo("game", type(error).__name__, message, 0))
@@ -1091,12 +1092,7 @@ def _follow(record: GameRecord, options: Options) -> Game | None:
         return None
     parse = _parser(detect_notation(record.moves[0]))
     try:
-        game = Game(
-            record.fen,
-            rules=options.rules,
-            move_limit=options.move_limit,
-            forbidden_run=options.forbidden_run,
-        )
+        game = options.new_game(record.fen)
         for text in record.moves:
             if game.push(parse(game.board, text)) is not None:
                 break
