@@ -9,13 +9,12 @@ Hypothesis runs without its per-example deadline (the ``xqadj`` profile below).
 
 from __future__ import annotations
 
-import os
 import shutil
-import subprocess
 from pathlib import Path
 
 import pytest
 from hypothesis import settings
+from support import apt_install, skip_or_fail
 
 # Hypothesis's per-example deadline (200 ms) is a timed assertion: on a loaded machine it fails
 # examples that are correct but slow.  Speed is the benchmarks' business, not the tests'.
@@ -33,39 +32,14 @@ def _find_engine() -> str | None:
     return None
 
 
-def _install_engine() -> str:
-    """Try apt-get; returns what happened, for the failure message."""
-    if os.geteuid() != 0 or not shutil.which("apt-get"):
-        return "not root or no apt-get, so it could not be installed"
-    env = dict(os.environ, DEBIAN_FRONTEND="noninteractive")
-    result = subprocess.run(
-        ["apt-get", "install", "-y", "-q", "fairy-stockfish"],
-        capture_output=True,
-        text=True,
-        env=env,
-    )
-    if result.returncode != 0:  # the package lists may be missing on a fresh machine
-        subprocess.run(["apt-get", "update", "-q"], capture_output=True, env=env)
-        result = subprocess.run(
-            ["apt-get", "install", "-y", "-q", "fairy-stockfish"],
-            capture_output=True,
-            text=True,
-            env=env,
-        )
-    return f"apt-get install fairy-stockfish exited {result.returncode}: {result.stderr[-500:]}"
-
-
 @pytest.fixture(scope="session")
 def fairy_stockfish() -> str:
     engine = _find_engine()
     if engine is None:
-        report = _install_engine()
+        report = apt_install("fairy-stockfish")
         engine = _find_engine()
         if engine is None:
-            message = f"Fairy-Stockfish is needed and missing ({report})"
-            if os.environ.get("CI"):
-                pytest.fail(message)
-            pytest.skip(message)
+            skip_or_fail(f"Fairy-Stockfish is needed and missing ({report})")
     return engine
 
 

@@ -3,17 +3,34 @@
 from __future__ import annotations
 
 import os
+import shutil
+import subprocess
+from typing import NoReturn
 
 import pytest
 
 FILE_NAMES = "abcdefghi"
 
 
-def skip_or_fail(message: str) -> None:
+def skip_or_fail(message: str) -> NoReturn:
     """Skip a test whose input is missing, except under CI, where that is a failure."""
     if os.environ.get("CI"):
         pytest.fail(message)
     pytest.skip(message)
+
+
+def apt_install(*packages: str) -> str:
+    """Install Debian packages as root (updating the package lists when an install fails, as on a
+    fresh machine); returns what happened, for the message of a test that still lacks them."""
+    if os.geteuid() != 0 or not shutil.which("apt-get"):
+        return "not root or no apt-get, so they could not be installed"
+    env = dict(os.environ, DEBIAN_FRONTEND="noninteractive")
+    command = ["apt-get", "install", "-y", "-q", "--no-install-recommends", *packages]
+    done = subprocess.run(command, capture_output=True, text=True, env=env, timeout=900)
+    if done.returncode != 0:
+        subprocess.run(["apt-get", "update", "-q"], capture_output=True, env=env, timeout=900)
+        done = subprocess.run(command, capture_output=True, text=True, env=env, timeout=900)
+    return f"apt-get install {' '.join(packages)} exited {done.returncode}: {done.stderr[-500:]}"
 
 
 def sq(name: str) -> int:

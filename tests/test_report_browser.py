@@ -30,6 +30,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from support import apt_install, skip_or_fail
 
 from xqadj import svg
 from xqadj.board import square_name
@@ -55,25 +56,6 @@ FLAGS = [
 CHARACTERS = "帥仕相傌俥炮兵將士象馬車砲卒楚河漢界将捉闲"
 
 
-def _need(message: str) -> None:
-    if os.environ.get("CI"):
-        pytest.fail(message)
-    pytest.skip(message)
-
-
-def _apt_install(*packages: str) -> str:
-    """apt-get install as root, updating the package lists when they are missing."""
-    if os.geteuid() != 0 or not shutil.which("apt-get"):
-        return "not root or no apt-get, so it could not be installed"
-    env = dict(os.environ, DEBIAN_FRONTEND="noninteractive")
-    command = ["apt-get", "install", "-y", "-q", "--no-install-recommends", *packages]
-    done = subprocess.run(command, capture_output=True, text=True, env=env)
-    if done.returncode != 0:
-        subprocess.run(["apt-get", "update", "-q"], capture_output=True, env=env)
-        done = subprocess.run(command, capture_output=True, text=True, env=env)
-    return f"apt-get install {' '.join(packages)} exited {done.returncode}: {done.stderr[-500:]}"
-
-
 def _has_cjk_font() -> bool:
     """Whether fontconfig knows a Chinese font (by its files when fc-list is not installed)."""
     if shutil.which("fc-list"):
@@ -89,14 +71,14 @@ def chromium() -> str:
     """The browser's path, with a CJK font installed beside it."""
     browser = next(filter(None, map(shutil.which, BROWSERS)), None)
     if browser is None:
-        outcome = _apt_install("chromium")
+        outcome = apt_install("chromium")
         browser = next(filter(None, map(shutil.which, BROWSERS)), None)
         if browser is None:
-            _need(f"Chromium is needed and missing ({outcome})")
+            skip_or_fail(f"Chromium is needed and missing ({outcome})")
     if not _has_cjk_font():
-        outcome = _apt_install("fonts-wqy-zenhei", "fontconfig")
+        outcome = apt_install("fonts-wqy-zenhei", "fontconfig")
         if not _has_cjk_font():
-            _need(f"a CJK font is needed and missing ({outcome})")
+            skip_or_fail(f"a CJK font is needed and missing ({outcome})")
     assert browser is not None
     return browser
 
@@ -212,7 +194,7 @@ def built(
 ) -> Iterator[tuple[Path, dict[str, report.Card]]]:
     if request.param == "master-games":
         if not GAMES.is_dir():
-            _need(f"the master games are missing: {GAMES}")
+            skip_or_fail(f"the master games are missing: {GAMES}")
         paths = [GAMES]
     else:
         paths = [CASES]
@@ -388,7 +370,7 @@ def test_the_glyph_probe_sees_boxes_without_a_cjk_font(chromium: str, tmp_path: 
         if d.is_dir() and d.name.startswith(("dejavu", "liberation"))
     ]
     if not dejavu:
-        _need("no DejaVu or Liberation fonts (Chromium's dependencies) to test with")
+        skip_or_fail("no DejaVu or Liberation fonts (Chromium's dependencies) to test with")
     config = tmp_path / "fonts.conf"
     config.write_text(
         '<?xml version="1.0"?><!DOCTYPE fontconfig SYSTEM "fonts.dtd"><fontconfig>'

@@ -65,7 +65,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-from support import sq
+from support import apt_install, skip_or_fail, sq
 
 from xqadj.board import Board
 
@@ -111,34 +111,16 @@ def _find(name: str) -> str | None:
     return shutil.which(name) or shutil.which(TOOLS[name][1])
 
 
-def _apt_install(packages: list[str]) -> str:
-    """Install Debian packages (as root); returns what happened, for the failure message."""
-    if os.geteuid() != 0 or not shutil.which("apt-get"):
-        return "not root or no apt-get, so they could not be installed"
-    env = dict(os.environ, DEBIAN_FRONTEND="noninteractive")
-    command = ["apt-get", "install", "-y", "-q", "--no-install-recommends", *packages]
-    result = subprocess.run(command, capture_output=True, text=True, env=env, timeout=900)
-    if result.returncode != 0:  # the package lists may be missing on a fresh machine
-        subprocess.run(["apt-get", "update", "-q"], capture_output=True, env=env, timeout=900)
-        result = subprocess.run(command, capture_output=True, text=True, env=env, timeout=900)
-    return (
-        f"apt-get install {' '.join(packages)} exited {result.returncode}: {result.stderr[-500:]}"
-    )
-
-
 @pytest.fixture(scope="module")
 def tools() -> dict[str, str]:
     """Paths of xboard, uci2wb and Xvfb, installed when missing; under CI a missing tool is a
     failure, never a skip."""
     missing = [name for name in TOOLS if _find(name) is None]
-    report = _apt_install([TOOLS[name][0] for name in missing]) if missing else ""
+    report = apt_install(*[TOOLS[name][0] for name in missing]) if missing else ""
     found = {name: _find(name) for name in TOOLS}
     absent = [name for name, path in found.items() if path is None]
     if absent:
-        message = f"{', '.join(absent)} needed and missing ({report})"
-        if os.environ.get("CI"):
-            pytest.fail(message)
-        pytest.skip(message)
+        skip_or_fail(f"{', '.join(absent)} needed and missing ({report})")
     return {name: path for name, path in found.items() if path is not None}
 
 
