@@ -1,5 +1,6 @@
-"""The referee: a game that ends at checkmate, stalemate, a forbidden or drawn repetition, or
-the move limit, under a rules profile (AXF/WXF by default).
+"""The referee: a game ruled as it is played, under a rules profile (AXF/WXF by default).
+
+A game ends at checkmate, stalemate, a forbidden or drawn repetition, or the move limit.
 
 Layer: referee.  It imports the core and the rules profiles, these only through the registry
 and interface of :mod:`xqadj.rules` (:func:`~xqadj.rules.get_profile`); it tracks repetitions and

@@ -1,5 +1,6 @@
-"""An HTML report of rulings: one self-contained page (no network: the pictures are inline SVG,
-the style is inline CSS, there is no script), readable on a phone.
+"""An HTML report of rulings: one self-contained page, readable on a phone.
+
+No network: the pictures are inline SVG, the style is inline CSS, there is no script.
 
 Layer: integrations.  It imports the pictures (:mod:`xqadj.svg`), the referee and the core,
 never the commands that write it: ``xqadj match`` hands it its game records (any object of the

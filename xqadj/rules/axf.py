@@ -1,5 +1,7 @@
-"""The AXF/WXF rules profile (the default): classify a move as check, chase (with its victims)
-or other, and judge a repeated cycle (:func:`judge_cycle`).
+"""The AXF/WXF rules profile (the default): classify a move and judge a repeated cycle.
+
+A move is a check, a chase (with its victims) or other (:func:`classify_move`); a repeated
+cycle is judged by :func:`judge_cycle`.
 
 Layer: rules (the AXF profile; imports the core and :mod:`xqadj.rules.ruling`).
 

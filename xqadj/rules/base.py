@@ -1,5 +1,6 @@
-"""The interface a rules profile provides (:class:`Profile`), and that of the watchers a profile
-may run on every move (:class:`Watch`).
+"""The interface a rules profile provides (:class:`Profile`) and that of its watchers.
+
+A watcher (:class:`Watch`) is a ruling a profile may look for on every move.
 
 Layer: rules (imports the core and :mod:`xqadj.rules.ruling` only).  A profile is a module
 under :mod:`xqadj.rules` with a ``PROFILE`` object of this shape, listed once in

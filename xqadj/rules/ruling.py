@@ -1,6 +1,7 @@
-"""What a rules profile hands to the referee: a :class:`Ruling` with its :class:`Reason`, the
-per-side :class:`SideVerdict` and the AXF classification types (:class:`Threat`,
-:class:`MoveClass`) a ruling carries.
+"""What a rules profile hands to the referee: a :class:`Ruling` and the types it carries.
+
+A ruling carries its :class:`Reason`, the per-side :class:`SideVerdict` and the AXF
+classification types (:class:`Threat`, :class:`MoveClass`).
 
 Layer: rules (shared by every profile; imports the core only).  :mod:`xqadj.referee` re-exports
 these names, where the library has always offered them.

@@ -1,5 +1,6 @@
-"""The CXA 2020 rules profile (中国象棋协会《象棋竞赛规则》2020, "中规"): classify the moves of a
-repeated cycle as 将 杀 捉 兑 献 拦 跟 闲 and rule the cycle.
+"""The CXA 2020 rules profile (中国象棋协会《象棋竞赛规则》2020, "中规").
+
+It classifies the moves of a repeated cycle as 将 杀 捉 兑 献 拦 跟 闲 and rules the cycle.
 
 Specification: ``shared/rules/CXA.md`` (§0, §3.4, §3.5, §5.5); the decisions taken where the
 rulebook is silent or out of reach, and the cases that pin them: ``docs/cxa.md``.  Everything

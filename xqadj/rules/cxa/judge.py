@@ -1,5 +1,7 @@
-"""The CXA profile's judgement of a cycle (§3.4; 2011 第26条 棋例总则, 2020 24.9–24.14, 26.9):
-judge each side's labels and decide who must vary, with the explanation of the ruling.
+"""The CXA profile's judgement of a cycle: who must vary, and why.
+
+It judges each side's labels and decides who must vary, with the explanation of the ruling
+(§3.4; 2011 第26条 棋例总则, 2020 24.9–24.14, 26.9).
 
 Layer: rules (the CXA profile).
 """

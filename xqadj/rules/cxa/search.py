@@ -1,6 +1,7 @@
-"""The CXA profile's look-ahead: material values, the mate-threat search (杀, 24.2) and the
-bounded material search (捉, 24.3) that the move labels (:mod:`xqadj.rules.cxa.labels`) are
-built on.
+"""The CXA profile's look-ahead: material values, the 杀 search and the 捉 search.
+
+The mate-threat search (杀, 24.2) and the bounded material search (捉, 24.3) are what the move
+labels (:mod:`xqadj.rules.cxa.labels`) are built on.
 
 Layer: rules (the CXA profile).  Every search is bounded by nodes (:data:`LINE_NODES`,
 :data:`MATE_NODES`), never by time, so a ruling is reproducible; running out of nodes never

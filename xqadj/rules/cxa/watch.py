@@ -1,5 +1,6 @@
-"""The CXA profile's forbidden-run watch (参考图8): a non-repeating run of forbidden moves by
-one piece, ruled as a cycle would be.
+"""The CXA profile's forbidden-run watch (参考图8).
+
+A non-repeating run of forbidden moves by one piece is ruled as a cycle would be.
 
 Layer: rules (the CXA profile).
 """
