@@ -47,7 +47,9 @@ class Profile(Protocol):
 
     def judge_cycle(self, board: Board, length: int) -> Ruling:
         """Rule the last ``length`` moves of ``board``'s move stack, which bring its position
-        back for the third time."""
+        back for the third time.  :meth:`Ruling.explain` returns the ruling's ``explanation``
+        when set, else builds one from the AXF ``classifications``, ``notes`` and ``verdicts``:
+        a profile sets one or the other."""
         ...
 
     def label_move(
