@@ -44,3 +44,15 @@ def test_cannon_root_behind_the_attacker_not_aimed_at_it_chases() -> None:
     classes, ruling = play(start, "a2b4 f9f8 b4a2 f8f9")
     assert_classes(classes, [chase("c4>g4"), IDLE, IDLE, IDLE])
     assert_ruling(ruling, DRAW, "repetition")
+
+
+def test_king_move_pinning_a_root_chases_with_the_attacker() -> None:
+    """D-2: "nor which piece moves (a pawn or the king too: the chase is the attacker's)".  The
+    rook c2 attacks the knight c5; its only root is the elephant e7.  The red king's d0e0 faces
+    the black king over e7 alone, so the elephant may not leave the e-file (flying general):
+    a fake root (art. 34), and the rook c2 chases the knight.  The king's step back unpins it:
+    idle."""
+    start = fen("K d0 R c2 k e9 b e7 n c5 r i9")
+    classes, ruling = play(start, "d0e0 i9i8 e0d0 i8i9")
+    assert_classes(classes, [chase("c2>c5"), IDLE, IDLE, IDLE])
+    assert_ruling(ruling, DRAW, "repetition")
