@@ -1,0 +1,56 @@
+"""Defects found by the review of the user-facing integrations (issues 10-15), each reproduced
+from the command line a user would type, then fixed."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+PROXY_ENGINE = ROOT / "tests" / "engines" / "proxy_engine.py"
+TIMEOUT = 60.0
+
+# WXF-D001: Red checks on every move; Black's f8f9, the eighth ply, completes the third
+# occurrence and Red, the perpetual checker, loses (0-1).
+D001_FEN = "c2a1k3/2c1a2R1/b6P1/8p/9/9/9/9/4K4/9 w"
+D001 = "h8h9 f9f8 h9h8 f8f9 h8h9 f9f8 h9h8 f8f9".split()
+
+
+@pytest.mark.parametrize("ending", ["quit", "end-of-input"])
+def test_the_proxy_passes_on_what_the_engine_writes_before_it_quits(ending: str) -> None:
+    """`printf 'uci\\nposition ...\\ngo depth 1\\n' | xqadj proxy -- ENGINE` is what a new user
+    tries first. The whole input reaches the proxy at once, and it used to end the engine
+    without passing on a line of its answers: no `uciok`, no `bestmove`, no ruling. The engine
+    itself would have answered them all."""
+    script = "7:" + D001[7]
+    commands = ["uci", "isready", f"position fen {D001_FEN} moves {' '.join(D001[:7])}", "go"]
+    if ending == "quit":
+        commands.append("quit")
+    result = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "xqadj",
+            "proxy",
+            "--",
+            sys.executable,
+            str(PROXY_ENGINE),
+            "--script",
+            script,
+        ],
+        input="".join(line + "\n" for line in commands).encode(),
+        capture_output=True,
+        cwd=str(ROOT),
+        timeout=TIMEOUT,
+    )
+    lines = result.stdout.decode().splitlines()
+    assert "uciok" in lines and "readyok" in lines, lines
+    ruling = [i for i, line in enumerate(lines) if line.startswith("info string xqadj ruling")]
+    assert ruling and lines[ruling[0]].startswith(
+        "info string xqadj ruling result 0-1 reason perpetual-check ply 8"
+    ), lines
+    assert f"bestmove {D001[7]}" in lines[ruling[0] :], lines
+    assert result.returncode == 0 and b"Traceback" not in result.stderr, result.stderr
