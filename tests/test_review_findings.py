@@ -54,3 +54,23 @@ def test_the_proxy_passes_on_what_the_engine_writes_before_it_quits(ending: str)
     ), lines
     assert f"bestmove {D001[7]}" in lines[ruling[0] :], lines
     assert result.returncode == 0 and b"Traceback" not in result.stderr, result.stderr
+
+
+def test_an_engine_that_dies_in_the_handshake_has_its_stderr_quoted_once() -> None:
+    """`xqadj match … option.Hash=abc` with Fairy-Stockfish: the engine aborts while the options
+    are set, and the message quoted its stderr twice (`; its stderr: … ; its stderr: …`)."""
+    from xqadj.integrations.engine import Engine, EngineError, EngineSpec
+
+    spec = EngineSpec(
+        command=[
+            "sh",
+            "-c",
+            'read line; echo uciok; read line; echo "boom: bad option" >&2; exit 3',
+        ],
+        name="dying",
+    )
+    with pytest.raises(EngineError) as raised:
+        Engine(spec, start_timeout=TIMEOUT)
+    message = str(raised.value)
+    assert "boom: bad option" in message, message
+    assert message.count("its stderr") == 1, message
