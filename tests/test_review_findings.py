@@ -74,3 +74,20 @@ def test_an_engine_that_dies_in_the_handshake_has_its_stderr_quoted_once() -> No
     message = str(raised.value)
     assert "boom: bad option" in message, message
     assert message.count("its stderr") == 1, message
+
+
+def test_demo_into_head_ends_quietly() -> None:
+    """`xqadj demo | head -3`, as a new user tries it, printed a BrokenPipeError traceback."""
+    process = subprocess.Popen(
+        [sys.executable, "-m", "xqadj", "demo"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        cwd=str(ROOT),
+    )
+    assert process.stdout is not None and process.stderr is not None
+    process.stdout.readline()
+    process.stdout.close()  # the reader goes away, as `head` does
+    stderr = process.stderr.read().decode()
+    status = process.wait(timeout=TIMEOUT)
+    assert "Traceback" not in stderr, stderr
+    assert status in (0, 141), status  # 0 if it wrote everything before the pipe closed

@@ -7,6 +7,7 @@ arguments the subcommands share live in :mod:`xqadj.integrations.arguments`.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from importlib import resources
 
@@ -121,7 +122,14 @@ def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
-        return int(args.func(args))
+        status = int(args.func(args))
+        sys.stdout.flush()  # here, where a reader that went away can still be caught
+        return status
+    except BrokenPipeError:
+        # The reader went away (`xqadj demo | head`): stop quietly, as Unix tools do.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 141
     except XqadjError as error:
         print(f"xqadj: {error}", file=sys.stderr)
         return 2
