@@ -91,3 +91,26 @@ def test_demo_into_head_ends_quietly() -> None:
     status = process.wait(timeout=TIMEOUT)
     assert "Traceback" not in stderr, stderr
     assert status in (0, 141), status  # 0 if it wrote everything before the pipe closed
+
+
+@pytest.mark.parametrize("option", ["--results", "--html"])
+def test_match_refuses_an_output_file_it_cannot_write_before_the_first_game(
+    tmp_path: Path, option: str
+) -> None:
+    """`--pgn` into a missing folder is refused at once; `--results` and `--html` were found
+    out only after the whole match (`--results`: a message and exit status 0, the JSON lost)."""
+    engine = f"cmd={sys.executable} {ROOT / 'tests' / 'engines' / 'match_engine.py'}"
+    result = subprocess.run(
+        [
+            sys.executable, "-m", "xqadj", "match",
+            "--engine", engine, "name=A", "--engine", engine, "name=B",
+            "--games", "1", "--depth", "1", "--max-plies", "4",
+            option, str(tmp_path / "missing" / "out"),
+        ],
+        capture_output=True,
+        cwd=str(ROOT),
+        timeout=TIMEOUT,
+    )  # fmt: skip
+    assert result.returncode == 2, result
+    assert "game 1" not in result.stdout.decode(), "a game was played before the refusal"
+    assert f"{option} " in result.stderr.decode() and b"Traceback" not in result.stderr
