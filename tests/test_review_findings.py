@@ -114,3 +114,22 @@ def test_match_refuses_an_output_file_it_cannot_write_before_the_first_game(
     assert result.returncode == 2, result
     assert "game 1" not in result.stdout.decode(), "a game was played before the refusal"
     assert f"{option} " in result.stderr.decode() and b"Traceback" not in result.stderr
+
+
+def test_replay_refuses_an_html_report_it_cannot_write_before_reading_the_games(
+    tmp_path: Path,
+) -> None:
+    """`xqadj replay --html missing/r.html archive/` read and ruled every game, then failed;
+    `--csv` into a missing folder is refused at once."""
+    games = tmp_path / "games.txt"
+    games.write_text("startpos | h2e2 h9g7\n", encoding="utf-8")
+    result = subprocess.run(
+        [sys.executable, "-m", "xqadj", "replay", "--html", str(tmp_path / "missing" / "r.html"),
+         str(games)],
+        capture_output=True,
+        cwd=str(ROOT),
+        timeout=TIMEOUT,
+    )  # fmt: skip
+    assert result.returncode == 2, result
+    assert result.stdout == b"", "games were ruled before the refusal"
+    assert b"cannot write the report" in result.stderr and b"Traceback" not in result.stderr, result.stderr
