@@ -132,4 +132,29 @@ def test_replay_refuses_an_html_report_it_cannot_write_before_reading_the_games(
     )  # fmt: skip
     assert result.returncode == 2, result
     assert result.stdout == b"", "games were ruled before the refusal"
-    assert b"cannot write the report" in result.stderr and b"Traceback" not in result.stderr, result.stderr
+    assert b"cannot write the report" in result.stderr, result.stderr
+    assert b"Traceback" not in result.stderr, result.stderr
+
+
+def test_a_gui_that_quits_and_stops_reading_does_not_hold_the_proxy(tmp_path: Path) -> None:
+    """After `quit` the proxy passes on what the engine still writes; a GUI that sent `quit`
+    and then only waits for the proxy to exit, reading nothing, must not block it on a full
+    pipe while the engine floods: the engine is still ended after its grace."""
+    process = subprocess.Popen(
+        [sys.executable, "-m", "xqadj", "proxy", "--", sys.executable, str(PROXY_ENGINE),
+         "--flood"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        cwd=str(ROOT),
+    )  # fmt: skip
+    assert process.stdin is not None and process.stdout is not None
+    try:
+        process.stdin.write(b"uci\nquit\n")
+        process.stdin.flush()
+        status = process.wait(timeout=TIMEOUT)  # stdout stays open and unread
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+    assert status == 0

@@ -462,16 +462,26 @@ def _let_engine_quit(
     the engine still writes, as it would reach the GUI without the proxy (a piped
     ``go … quit`` has its answer, its ``bestmove`` its ruling), then end its group."""
     deadline = time.monotonic() + QUIT_GRACE
-    while not gui.gone and (left := deadline - time.monotonic()) > 0:
-        try:
-            kind, data = events.get(timeout=left)
-        except queue.Empty:
-            break
-        if kind == "engine" and data is None:  # its output ended
-            break
-        if kind == "engine" and data is not None:
-            gui.write(proxy.from_engine(data.decode("utf-8", errors="replace").rstrip("\r")))
-        # The GUI's lines after its quit are not passed on.
+    # A GUI that quit may wait for us without reading: never block on its full pipe.
+    blocking = os.get_blocking(gui.fd)
+    os.set_blocking(gui.fd, False)
+    try:
+        while not gui.gone and (left := deadline - time.monotonic()) > 0:
+            try:
+                kind, data = events.get(timeout=left)
+            except queue.Empty:
+                break
+            if kind == "engine" and data is None:  # its output ended
+                break
+            if kind == "engine" and data is not None:
+                text = data.decode("utf-8", errors="replace").rstrip("\r")
+                gui.write(proxy.from_engine(text))
+            # The GUI's lines after its quit are not passed on.
+    except BlockingIOError:
+        pass  # the GUI reads no more
+    finally:
+        with contextlib.suppress(OSError):
+            os.set_blocking(gui.fd, blocking)
     _end_engine(engine, max(0.0, deadline - time.monotonic()))
 
 
