@@ -74,9 +74,19 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"xqadj {__version__}")
     parser.set_defaults(func=_serve)
     commands = parser.add_subparsers(title="commands", metavar="COMMAND")
-    serve = commands.add_parser("serve", help="serve the line protocol on stdin/stdout (default)")
+    serve = commands.add_parser(
+        "serve",
+        help="serve the line protocol on stdin/stdout (default)",
+        description="Serve the xqadj line protocol on stdin/stdout, as plain `xqadj` does: "
+        "send `position ... moves ...` lines, read `ruling ...` lines (protocol/PROTOCOL.md).",
+    )
     serve.set_defaults(func=_serve)
-    demo = commands.add_parser("demo", help="follow a bundled rulebook game and show its ruling")
+    demo = commands.add_parser(
+        "demo",
+        help="follow a bundled rulebook game and show its ruling",
+        description="Follow a bundled rulebook game (WXF-D022, a perpetual chase) move by move "
+        "and print its ruling with the explanation.",
+    )
     demo.set_defaults(func=_demo)
     match = commands.add_parser(
         "match",
