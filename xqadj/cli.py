@@ -7,6 +7,7 @@ arguments the subcommands share live in :mod:`xqadj.integrations.arguments`.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from importlib import resources
 
@@ -73,9 +74,19 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"xqadj {__version__}")
     parser.set_defaults(func=_serve)
     commands = parser.add_subparsers(title="commands", metavar="COMMAND")
-    serve = commands.add_parser("serve", help="serve the line protocol on stdin/stdout (default)")
+    serve = commands.add_parser(
+        "serve",
+        help="serve the line protocol on stdin/stdout (default)",
+        description="Serve the xqadj line protocol on stdin/stdout, as plain `xqadj` does: "
+        "send `position ... moves ...` lines, read `ruling ...` lines (protocol/PROTOCOL.md).",
+    )
     serve.set_defaults(func=_serve)
-    demo = commands.add_parser("demo", help="follow a bundled rulebook game and show its ruling")
+    demo = commands.add_parser(
+        "demo",
+        help="follow a bundled rulebook game and show its ruling",
+        description="Follow a bundled rulebook game (WXF-D022, a perpetual chase) move by move "
+        "and print its ruling with the explanation.",
+    )
     demo.set_defaults(func=_demo)
     match = commands.add_parser(
         "match",
@@ -121,7 +132,14 @@ def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
-        return int(args.func(args))
+        status = int(args.func(args))
+        sys.stdout.flush()  # here, where a reader that went away can still be caught
+        return status
+    except BrokenPipeError:
+        # The reader went away (`xqadj demo | head`): stop quietly, as Unix tools do.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 141
     except XqadjError as error:
         print(f"xqadj: {error}", file=sys.stderr)
         return 2

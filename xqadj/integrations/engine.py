@@ -259,7 +259,10 @@ class Engine:
             self._handshake(start_timeout)
         except EngineError as error:
             self.kill()
-            raise EngineError(error.kind, str(error) + self.stderr_note()) from None
+            message = str(error)
+            if "; its stderr: " not in message:  # an exit during the handshake quotes it already
+                message += self.stderr_note()
+            raise EngineError(error.kind, message) from None
         except BaseException:  # Ctrl-C during the handshake: leave no engine behind
             self.kill()
             raise

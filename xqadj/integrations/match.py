@@ -1042,16 +1042,18 @@ def _check_arguments(args: argparse.Namespace) -> str | None:
         return f"--timeout must be more than 0 seconds, got {args.timeout:g}"
     if not args.handshake_timeout > 0:
         return f"--handshake-timeout must be more than 0 seconds, got {args.handshake_timeout:g}"
-    if args.pgn is not None:
-        pgn: Path = args.pgn
-        folder = pgn.parent
-        if pgn.is_dir():
-            return f"--pgn {pgn}: is a folder"
+    # Every output file is checked before the first game, not found unwritable after the last.
+    for option, path in (("--pgn", args.pgn), ("--results", args.results), ("--html", args.html)):
+        if path is None:
+            continue
+        folder = path.parent
+        if path.is_dir():
+            return f"{option} {path}: is a folder"
         if not folder.is_dir():
-            return f"--pgn {pgn}: no folder {str(folder)!r}"
-        target = pgn if pgn.exists() else folder
+            return f"{option} {path}: no folder {str(folder)!r}"
+        target = path if path.exists() else folder
         if not os.access(target, os.W_OK):
-            return f"--pgn {pgn}: {'file' if pgn.exists() else 'folder'} is not writable"
+            return f"{option} {path}: {'file' if path.exists() else 'folder'} is not writable"
     return None
 
 

@@ -38,6 +38,7 @@ import signal
 import subprocess
 import sys
 import threading
+import time
 from collections.abc import Iterator
 from types import FrameType
 
@@ -428,7 +429,7 @@ def _serve(
         if kind == "gui":
             if data is None:  # the GUI closed its end: let the engine go too
                 _send(engine, ["quit"])
-                _end_engine(engine, QUIT_GRACE)
+                _let_engine_quit(engine, proxy, events, gui)
                 return 0
             if first and data.startswith(UTF8_BOM):
                 data = data[len(UTF8_BOM) :]
@@ -438,7 +439,7 @@ def _serve(
             gui.write(to_gui)
             _send(engine, to_engine)
             if line.split(None, 1)[:1] == ["quit"]:
-                _end_engine(engine, QUIT_GRACE)
+                _let_engine_quit(engine, proxy, events, gui)
                 return 0
         elif kind == "engine" and data is not None:
             gui.write(proxy.from_engine(data.decode("utf-8", errors="replace").rstrip("\r")))
@@ -449,6 +450,39 @@ def _serve(
         if gui.gone:  # the GUI stopped reading: the session is over
             _end_engine(engine, 0)
             return 0
+
+
+def _let_engine_quit(
+    engine: subprocess.Popen[bytes],
+    proxy: Proxy,
+    events: queue.Queue[tuple[str, bytes | None]],
+    gui: _Gui,
+) -> None:
+    """The GUI ended the session: for up to ``QUIT_GRACE`` seconds, pass on (and follow) what
+    the engine still writes, as it would reach the GUI without the proxy (a piped
+    ``go … quit`` has its answer, its ``bestmove`` its ruling), then end its group."""
+    deadline = time.monotonic() + QUIT_GRACE
+    # A GUI that quit may wait for us without reading: never block on its full pipe.
+    blocking = os.get_blocking(gui.fd)
+    os.set_blocking(gui.fd, False)
+    try:
+        while not gui.gone and (left := deadline - time.monotonic()) > 0:
+            try:
+                kind, data = events.get(timeout=left)
+            except queue.Empty:
+                break
+            if kind == "engine" and data is None:  # its output ended
+                break
+            if kind == "engine" and data is not None:
+                text = data.decode("utf-8", errors="replace").rstrip("\r")
+                gui.write(proxy.from_engine(text))
+            # The GUI's lines after its quit are not passed on.
+    except BlockingIOError:
+        pass  # the GUI reads no more
+    finally:
+        with contextlib.suppress(OSError):
+            os.set_blocking(gui.fd, blocking)
+    _end_engine(engine, max(0.0, deadline - time.monotonic()))
 
 
 def _engine_ended(engine: subprocess.Popen[bytes], gui: _Gui) -> int:

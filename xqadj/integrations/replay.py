@@ -129,6 +129,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field, replace
+from pathlib import Path
 from typing import Any, Protocol, TextIO
 
 from xqadj.board import COLOR_NAMES, STARTING_FEN, Board, Move, XqadjError
@@ -962,6 +963,11 @@ def main(args: argparse.Namespace) -> int:
     # By default the bar is drawn when the results go to a file and stderr is a terminal.
     show = args.progress if args.progress is not None else err.isatty() and not out_tty
     progress = _Progress(err, bool(show))
+    if args.html:  # checked now, not found unwritable after the last game
+        html = Path(args.html)
+        if html.is_dir() or not os.access(html if html.exists() else html.parent, os.W_OK):
+            err.write(f"xqadj replay: cannot write the report: {args.html}: no writable folder\n")
+            return 2
     csv_file: TextIO | None = None
     if args.csv is not None:
         try:

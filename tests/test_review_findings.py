@@ -1,0 +1,160 @@
+"""Defects found by the review of the user-facing integrations (issues 10-15), each reproduced
+from the command line a user would type, then fixed."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+PROXY_ENGINE = ROOT / "tests" / "engines" / "proxy_engine.py"
+TIMEOUT = 60.0
+
+# WXF-D001: Red checks on every move; Black's f8f9, the eighth ply, completes the third
+# occurrence and Red, the perpetual checker, loses (0-1).
+D001_FEN = "c2a1k3/2c1a2R1/b6P1/8p/9/9/9/9/4K4/9 w"
+D001 = "h8h9 f9f8 h9h8 f8f9 h8h9 f9f8 h9h8 f8f9".split()
+
+
+@pytest.mark.parametrize("ending", ["quit", "end-of-input"])
+def test_the_proxy_passes_on_what_the_engine_writes_before_it_quits(ending: str) -> None:
+    """`printf 'uci\\nposition ...\\ngo depth 1\\n' | xqadj proxy -- ENGINE` is what a new user
+    tries first. The whole input reaches the proxy at once, and it used to end the engine
+    without passing on a line of its answers: no `uciok`, no `bestmove`, no ruling. The engine
+    itself would have answered them all."""
+    script = "7:" + D001[7]
+    commands = ["uci", "isready", f"position fen {D001_FEN} moves {' '.join(D001[:7])}", "go"]
+    if ending == "quit":
+        commands.append("quit")
+    result = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "xqadj",
+            "proxy",
+            "--",
+            sys.executable,
+            str(PROXY_ENGINE),
+            "--script",
+            script,
+        ],
+        input="".join(line + "\n" for line in commands).encode(),
+        capture_output=True,
+        cwd=str(ROOT),
+        timeout=TIMEOUT,
+    )
+    lines = result.stdout.decode().splitlines()
+    assert "uciok" in lines and "readyok" in lines, lines
+    ruling = [i for i, line in enumerate(lines) if line.startswith("info string xqadj ruling")]
+    assert ruling and lines[ruling[0]].startswith(
+        "info string xqadj ruling result 0-1 reason perpetual-check ply 8"
+    ), lines
+    assert f"bestmove {D001[7]}" in lines[ruling[0] :], lines
+    assert result.returncode == 0 and b"Traceback" not in result.stderr, result.stderr
+
+
+def test_an_engine_that_dies_in_the_handshake_has_its_stderr_quoted_once() -> None:
+    """`xqadj match … option.Hash=abc` with Fairy-Stockfish: the engine aborts while the options
+    are set, and the message quoted its stderr twice (`; its stderr: … ; its stderr: …`)."""
+    from xqadj.integrations.engine import Engine, EngineError, EngineSpec
+
+    spec = EngineSpec(
+        command=[
+            "sh",
+            "-c",
+            'read line; echo uciok; read line; echo "boom: bad option" >&2; exit 3',
+        ],
+        name="dying",
+    )
+    with pytest.raises(EngineError) as raised:
+        Engine(spec, start_timeout=TIMEOUT)
+    message = str(raised.value)
+    assert "boom: bad option" in message, message
+    assert message.count("its stderr") == 1, message
+
+
+def test_demo_into_head_ends_quietly() -> None:
+    """`xqadj demo | head -3`, as a new user tries it, printed a BrokenPipeError traceback."""
+    process = subprocess.Popen(
+        [sys.executable, "-m", "xqadj", "demo"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        cwd=str(ROOT),
+    )
+    assert process.stdout is not None and process.stderr is not None
+    process.stdout.readline()
+    process.stdout.close()  # the reader goes away, as `head` does
+    stderr = process.stderr.read().decode()
+    status = process.wait(timeout=TIMEOUT)
+    assert "Traceback" not in stderr, stderr
+    assert status in (0, 141), status  # 0 if it wrote everything before the pipe closed
+
+
+@pytest.mark.parametrize("option", ["--results", "--html"])
+def test_match_refuses_an_output_file_it_cannot_write_before_the_first_game(
+    tmp_path: Path, option: str
+) -> None:
+    """`--pgn` into a missing folder is refused at once; `--results` and `--html` were found
+    out only after the whole match (`--results`: a message and exit status 0, the JSON lost)."""
+    engine = f"cmd={sys.executable} {ROOT / 'tests' / 'engines' / 'match_engine.py'}"
+    result = subprocess.run(
+        [
+            sys.executable, "-m", "xqadj", "match",
+            "--engine", engine, "name=A", "--engine", engine, "name=B",
+            "--games", "1", "--depth", "1", "--max-plies", "4",
+            option, str(tmp_path / "missing" / "out"),
+        ],
+        capture_output=True,
+        cwd=str(ROOT),
+        timeout=TIMEOUT,
+    )  # fmt: skip
+    assert result.returncode == 2, result
+    assert "game 1" not in result.stdout.decode(), "a game was played before the refusal"
+    assert f"{option} " in result.stderr.decode() and b"Traceback" not in result.stderr
+
+
+def test_replay_refuses_an_html_report_it_cannot_write_before_reading_the_games(
+    tmp_path: Path,
+) -> None:
+    """`xqadj replay --html missing/r.html archive/` read and ruled every game, then failed;
+    `--csv` into a missing folder is refused at once."""
+    games = tmp_path / "games.txt"
+    games.write_text("startpos | h2e2 h9g7\n", encoding="utf-8")
+    result = subprocess.run(
+        [sys.executable, "-m", "xqadj", "replay", "--html", str(tmp_path / "missing" / "r.html"),
+         str(games)],
+        capture_output=True,
+        cwd=str(ROOT),
+        timeout=TIMEOUT,
+    )  # fmt: skip
+    assert result.returncode == 2, result
+    assert result.stdout == b"", "games were ruled before the refusal"
+    assert b"cannot write the report" in result.stderr, result.stderr
+    assert b"Traceback" not in result.stderr, result.stderr
+
+
+def test_a_gui_that_quits_and_stops_reading_does_not_hold_the_proxy(tmp_path: Path) -> None:
+    """After `quit` the proxy passes on what the engine still writes; a GUI that sent `quit`
+    and then only waits for the proxy to exit, reading nothing, must not block it on a full
+    pipe while the engine floods: the engine is still ended after its grace."""
+    process = subprocess.Popen(
+        [sys.executable, "-m", "xqadj", "proxy", "--", sys.executable, str(PROXY_ENGINE),
+         "--flood"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        cwd=str(ROOT),
+    )  # fmt: skip
+    assert process.stdin is not None and process.stdout is not None
+    try:
+        process.stdin.write(b"uci\nquit\n")
+        process.stdin.flush()
+        status = process.wait(timeout=TIMEOUT)  # stdout stays open and unread
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+    assert status == 0
