@@ -1049,10 +1049,11 @@ def _write(
                 err.write(f"xqadj replay: cannot write the report: {error}\n")
                 return 2
     except BrokenPipeError:
-        # The reader went away (``| head``): stop quietly, as Unix tools do.
+        # The reader went away (``| head``): stop quietly, as Unix tools do, with the status of
+        # a process ended by SIGPIPE (128 + 13), as match, demo and show exit.
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, out.fileno())
-        return 1
+        return 141
     except KeyboardInterrupt:
         progress.clear()
         err.write("xqadj replay: interrupted\n")

@@ -1,5 +1,5 @@
-"""Defects found by the review of the user-facing integrations (issues 10-15), each reproduced
-from the command line a user would type, then fixed."""
+"""Faults a user meets at the command line (found by a review of the integrations, issues 10-15),
+each reproduced from the command a user would type, then fixed."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from support import skip_or_fail
 
 ROOT = Path(__file__).resolve().parents[1]
 PROXY_ENGINE = ROOT / "tests" / "engines" / "proxy_engine.py"
@@ -158,3 +159,24 @@ def test_a_gui_that_quits_and_stops_reading_does_not_hold_the_proxy(tmp_path: Pa
             process.kill()
             process.wait()
     assert status == 0
+
+
+def test_replay_into_head_exits_as_a_closed_pipe_not_as_skipped_games() -> None:
+    """`xqadj replay GAMES | head -1` exited 1, which replay's help gives for skipped games; it
+    now exits 141 (128 + SIGPIPE), as match, demo and show do, with nothing on stderr."""
+    games = ROOT.parent / "shared" / "games"
+    if not games.is_dir():
+        skip_or_fail(f"the master games are missing: {games}")
+    process = subprocess.Popen(
+        [sys.executable, "-m", "xqadj", "replay", str(games)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        cwd=str(ROOT),
+    )
+    assert process.stdout is not None and process.stderr is not None
+    process.stdout.readline()
+    process.stdout.close()  # the reader goes away long before the 2,516 games are written
+    stderr = process.stderr.read().decode()
+    status = process.wait(timeout=TIMEOUT)
+    assert stderr == ""
+    assert status == 141
