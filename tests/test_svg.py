@@ -383,7 +383,10 @@ def test_show_draws_a_cxa_ruling(capsys: pytest.CaptureFixture[str]) -> None:
         (["show", "startpos", "moves", "h2h8"], "move 1 'h2h8': illegal move h2h8"),
         (["show", "not a fen"], "expected 10 ranks"),
         (["show", "startpos", "zz"], "move 1 'zz'"),
-        ([*README_COMMAND, "b2b3"], "move 9 'b2b3': the game ended at ply 8"),
+        (
+            [*README_COMMAND, "b2b3"],
+            "move 9 'b2b3' comes after the ruling (0-1 perpetual-chase at ply 8)",
+        ),
     ],
 )
 def test_show_reports_bad_input_in_one_line(args: list[str], message: str, tmp_path: Path) -> None:
@@ -395,6 +398,7 @@ def test_show_reports_bad_input_in_one_line(args: list[str], message: str, tmp_p
     )
     assert done.returncode == 2
     assert message in done.stderr and "Traceback" not in done.stderr
+    assert done.stderr.startswith("xqadj show: ")  # which command complains, as the others say
     assert len(done.stderr.strip().splitlines()) == 1
     assert not out.exists()
 

@@ -74,7 +74,8 @@ def render(args: argparse.Namespace) -> str:
             game.push_iccs(text)
         except GameOverError as error:
             raise XqadjError(
-                f"move {ply} {text!r}: the game ended at ply {game.ply}: {game.ruling}"
+                f"move {ply} {text!r} comes after the ruling ({game.ruling}); give the moves up "
+                "to the ruling to draw it"
             ) from error
         except XqadjError as error:
             raise XqadjError(f"move {ply} {text!r}: {error}") from error
@@ -100,9 +101,13 @@ def render(args: argparse.Namespace) -> str:
 
 
 def main(args: argparse.Namespace) -> int:
-    """Run ``xqadj show``; returns the exit status (errors raise :class:`XqadjError`, which
-    the command line reports)."""
-    text = render(args) + "\n"
+    """Run ``xqadj show``; returns the exit status: 0, or 2 after one ``xqadj show:`` error line
+    for a bad position, move or output file."""
+    try:
+        text = render(args) + "\n"
+    except XqadjError as error:
+        print(f"xqadj show: {error}", file=sys.stderr)
+        return 2
     if args.svg:
         try:
             with open(args.svg, "w", encoding="utf-8", newline="\n") as out:
