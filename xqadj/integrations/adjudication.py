@@ -32,6 +32,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
+from xqadj.integrations.settings import parse_key_values
+
 __all__ = [
     "MATE_SCORE",
     "Adjudication",
@@ -106,15 +108,7 @@ def parse_score(lines: Iterable[str]) -> int | None:
 def _settings(tokens: Sequence[str] | str, keys: Sequence[str], what: str) -> dict[str, str]:
     if isinstance(tokens, str):
         tokens = tokens.split()
-    values = {}
-    for token in tokens:
-        key, sep, value = token.partition("=")
-        if not sep:
-            raise ValueError(f"{what} setting {token!r} is not key=value")
-        if key not in keys:
-            raise ValueError(f"unknown {what} setting {key!r}: expected {', '.join(keys)}")
-        values[key] = value
-    return values
+    return parse_key_values(tokens, what, keys, ", ".join(keys))
 
 
 def _number(values: dict[str, str], key: str, what: str, least: int, default: int | None) -> int:

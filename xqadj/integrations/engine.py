@@ -39,6 +39,7 @@ from pathlib import Path
 from typing import IO
 
 from xqadj.board import STARTING_FEN, Move
+from xqadj.integrations.settings import parse_key_values
 
 PROTOCOLS = ("uci", "ucci")
 NOTATIONS = ("iccs", "fairy")
@@ -89,21 +90,15 @@ class EngineSpec:
     def parse(cls, tokens: list[str] | str) -> EngineSpec:
         if isinstance(tokens, str):
             tokens = shlex.split(tokens)
-        values: dict[str, str] = {}
-        options: dict[str, str] = {}
-        for token in tokens:
-            key, sep, value = token.partition("=")
-            if not sep:
-                raise ValueError(f"engine setting {token!r} is not key=value")
-            if key.startswith("option."):
-                options[key[len("option.") :]] = value
-            elif key in ("cmd", "proto", "notation", "name", "timeunit"):
-                values[key] = value
-            else:
-                raise ValueError(
-                    f"unknown engine setting {key!r}: expected cmd, proto, notation, name, "
-                    "timeunit or option.<Name>"
-                )
+        settings = parse_key_values(
+            tokens,
+            "engine",
+            ("cmd", "proto", "notation", "name", "timeunit"),
+            "cmd, proto, notation, name, timeunit or option.<Name>",
+            options=True,
+        )
+        values = {k: v for k, v in settings.items() if not k.startswith("option.")}
+        options = {k[len("option.") :]: v for k, v in settings.items() if k.startswith("option.")}
         if not values.get("cmd"):
             raise ValueError("an engine needs cmd=<command line>")
         protocol = values.get("proto", "uci").lower()

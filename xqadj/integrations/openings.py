@@ -39,6 +39,7 @@ from pathlib import Path
 from xqadj.board import STARTING_FEN, Board, Move, XqadjError
 from xqadj.integrations.gamefiles import parse_pgn, read_text
 from xqadj.integrations.replay import detect_notation
+from xqadj.integrations.settings import parse_key_values
 from xqadj.notation import parse_chinese, parse_wxf
 
 __all__ = [
@@ -189,17 +190,12 @@ class OpeningsSpec:
             tokens = tokens.split()
         if len(tokens) == 1 and "=" not in tokens[0]:
             return cls(Path(tokens[0]))
-        values: dict[str, str] = {}
-        for token in tokens:
-            key, sep, value = token.partition("=")
-            if not sep:
-                raise ValueError(f"openings setting {token!r} is not key=value")
-            if key not in ("file", "format", "order", "plies", "start"):
-                raise ValueError(
-                    f"unknown openings setting {key!r}: expected file, format, order, plies "
-                    "or start"
-                )
-            values[key] = value
+        values = parse_key_values(
+            tokens,
+            "openings",
+            ("file", "format", "order", "plies", "start"),
+            "file, format, order, plies or start",
+        )
         if not values.get("file"):
             raise ValueError("--openings needs file=<path>")
         fmt = values.get("format", "").lower() or None

@@ -38,6 +38,8 @@ import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from xqadj.integrations.settings import parse_key_values
+
 __all__ = [
     "CI95_Z",
     "MODELS",
@@ -60,6 +62,8 @@ CI95_Z = 1.959963984540054
 NELO_PER_T = 800 / math.log(10)
 #: The Elo models ``--sprt`` accepts: normalized Elo (fishtest's default) or logistic Elo.
 MODELS = ("normalized", "logistic")
+#: The settings of ``--sprt``.
+SPRT_KEYS = ("elo0", "elo1", "alpha", "beta", "model")
 #: What an empty bucket counts as in the SPRT (fishtest ``LLRcalc.regularize``, fastchess).
 REGULARIZE = 1e-3
 
@@ -379,25 +383,18 @@ class Sprt:
     def parse(cls, tokens: Sequence[str] | str) -> Sprt:
         if isinstance(tokens, str):
             tokens = tokens.split()
+        values = parse_key_values(
+            tokens, "SPRT", SPRT_KEYS, "elo0, elo1, alpha, beta or model"
+        )
+        model = values.pop("model", "normalized").lower()
         numbers: dict[str, float] = {}
-        model = "normalized"
-        for token in tokens:
-            key, sep, value = token.partition("=")
-            if not sep:
-                raise ValueError(f"SPRT setting {token!r} is not key=value")
-            if key == "model":
-                model = value.lower()
-            elif key in ("elo0", "elo1", "alpha", "beta"):
-                try:
-                    numbers[key] = float(value)
-                except ValueError:
-                    raise ValueError(f"SPRT: {key} must be a number, got {value!r}") from None
-                if not math.isfinite(numbers[key]):
-                    raise ValueError(f"SPRT: {key} must be finite, got {value!r}")
-            else:
-                raise ValueError(
-                    f"unknown SPRT setting {key!r}: expected elo0, elo1, alpha, beta or model"
-                )
+        for key, value in values.items():
+            try:
+                numbers[key] = float(value)
+            except ValueError:
+                raise ValueError(f"SPRT: {key} must be a number, got {value!r}") from None
+            if not math.isfinite(numbers[key]):
+                raise ValueError(f"SPRT: {key} must be finite, got {value!r}")
         if "elo0" not in numbers or "elo1" not in numbers:
             raise ValueError("SPRT needs elo0=… and elo1=…")
         return cls(

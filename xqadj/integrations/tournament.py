@@ -43,6 +43,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from xqadj.integrations.engine import NOTATIONS, PROTOCOLS, TIME_UNITS, EngineSpec
+from xqadj.integrations.settings import parse_key_values
 from xqadj.integrations.stats import Pentanomial, Trinomial
 from xqadj.integrations.timecontrol import TimeControl
 
@@ -82,21 +83,8 @@ TOURNAMENTS = ("gauntlet", "round-robin")
 
 def parse_settings(tokens: Sequence[str], what: str = "engine") -> dict[str, str]:
     """``KEY=VALUE`` tokens as a dict, the keys checked (``option.<Name>`` kept as is)."""
-    settings: dict[str, str] = {}
-    for token in tokens:
-        key, sep, value = token.partition("=")
-        if not sep:
-            raise ValueError(f"{what} setting {token!r} is not key=value")
-        if key.startswith("option."):
-            if not key[len("option.") :]:
-                raise ValueError(f"{what} setting {token!r}: option. needs a name")
-        elif key not in ENGINE_KEYS:
-            raise ValueError(
-                f"unknown {what} setting {key!r}: expected {', '.join(ENGINE_KEYS)} or "
-                "option.<Name>"
-            )
-        settings[key] = value
-    return settings
+    expected = f"{', '.join(ENGINE_KEYS)} or option.<Name>"
+    return parse_key_values(tokens, what, ENGINE_KEYS, expected, options=True)
 
 
 def _count(settings: dict[str, str], key: str, least: int) -> int | None:
