@@ -194,3 +194,17 @@ def test_reading_the_library_way_reports_the_same_problems(tmp_path: Path) -> No
     first, second = read_games(path)
     assert first.problem is not None and "unclosed '{' comment" in first.problem
     assert second.problem is None and second.moves == ("h2e2",) and second.line == 3
+
+
+def test_jobs_workers_leave_ctrl_c_to_the_parent() -> None:
+    """Ctrl-C reaches the whole process group; a ``--jobs`` worker waiting for its next chunk
+    printed a KeyboardInterrupt traceback of its own (two of two tries by hand). The workers now
+    ignore SIGINT, as ``--cluster local`` workers do, and the parent stops the run."""
+    from xqadj.integrations.replay import _LocalPool
+
+    pool = _LocalPool(2)
+    try:
+        handlers = {pool.pool.submit(signal.getsignal, signal.SIGINT).result() for _ in range(4)}
+    finally:
+        pool.pool.shutdown(wait=True)
+    assert handlers == {signal.SIG_IGN}

@@ -122,6 +122,7 @@ import io
 import json
 import os
 import re
+import signal
 import sys
 import time
 from collections import deque
@@ -683,20 +684,30 @@ class ChunkExecutor(Protocol):
         ...
 
 
+def _ignore_interrupts() -> None:
+    """In a ``--jobs`` worker: leave Ctrl-C to the parent, which stops the run and the pool.
+    Otherwise Ctrl-C, sent to the whole process group, prints a traceback from each worker that
+    waits for its next chunk (as ``--cluster local`` workers ignore it too)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
 class _LocalPool:
     """``--jobs N``: a process pool, started anew if a worker process dies."""
 
     def __init__(self, jobs: int) -> None:
         self.jobs = jobs
         self.slots = 2 * jobs
-        self.pool = ProcessPoolExecutor(max_workers=jobs)
+        self.pool = self._new_pool()
+
+    def _new_pool(self) -> ProcessPoolExecutor:
+        return ProcessPoolExecutor(max_workers=self.jobs, initializer=_ignore_interrupts)
 
     def submit(self, chunk: Chunk, options: Options) -> Future[list[Outcome]]:
         try:
             return self.pool.submit(rule_chunk, chunk, options)
         except BrokenProcessPool:
             self.pool.shutdown(wait=True, cancel_futures=True)
-            self.pool = ProcessPoolExecutor(max_workers=self.jobs)
+            self.pool = self._new_pool()
             return self.pool.submit(rule_chunk, chunk, options)
 
     def failure(self, error: BaseException) -> str:
