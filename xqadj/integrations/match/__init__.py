@@ -3,20 +3,21 @@
 Layer: integrations.
 
 Two engines or more (``--engine`` once each, ``--each`` for shared settings) play a schedule
-(:mod:`.tournament`: head-to-head, ``--tournament gauntlet`` or ``round-robin``,
-``--rounds``, ``--games 1|2``), each encounter from the next opening of the book
-(:mod:`.openings`), on clocks or with fixed limits (:mod:`.timecontrol`).  xqadj
-follows every ply: the game ends at its ruling (perpetual check, perpetual chase, repetition
-draw), at checkmate or stalemate, at the move limit, or, when asked, at a draw or resign
-adjudication from the engines' scores (:mod:`.adjudication`), which never comes before a
-ruling.  An engine that overruns its clock loses on time; one that crashes, hangs, plays an
-illegal move or has no move loses that game by forfeit and is restarted; the match goes on.
-Results are appended to a PGN file (the xqbase PGN form: ``[Game "Chinese Chess"]`` first)
-with ``[Result]``, ``[Termination]``, the ruling's explanation as a comment and, on clocks, a
-``{score/depth time [%clk …]}`` comment after each move.  The running statistics
-(:mod:`.stats`) follow the games; ``--sprt`` stops the match when its test is decided;
-``--results`` writes every game and the statistics as JSON; ``--resume`` goes on with a match
-whose PGN holds its first games.
+(:mod:`~xqadj.integrations.tournament`: head-to-head, ``--tournament gauntlet`` or
+``round-robin``, ``--rounds``, ``--games 1|2``), each encounter from the next opening of the
+book (:mod:`~xqadj.integrations.openings`), on clocks or with fixed limits
+(:mod:`~xqadj.integrations.timecontrol`). xqadj follows every ply: the game ends at its ruling
+(perpetual check, perpetual chase, repetition draw), at checkmate or stalemate, at the move
+limit, or, when asked, at a draw or resign adjudication from the engines' scores
+(:mod:`~xqadj.integrations.adjudication`), which never comes before a ruling. An engine that
+overruns its clock loses on time; one that crashes, hangs, plays an illegal move or has no move
+loses that game by forfeit and is restarted; the match goes on. Results are appended to a PGN
+file (the xqbase PGN form: ``[Game "Chinese Chess"]`` first) with ``[Result]``,
+``[Termination]``, the ruling's explanation as a comment and, on clocks, a ``{score/depth time
+[%clk …]}`` comment after each move. The running statistics (:mod:`~xqadj.integrations.stats`)
+follow the games; ``--sprt`` stops the match when its test is decided; ``--results`` writes
+every game and the statistics as JSON; ``--resume`` goes on with a match whose PGN holds its
+first games.
 
 Every engine (one set per concurrent game) is started before the first game, so an engine
 that cannot start is an error before the match.  Ctrl-C (or SIGTERM) stops the match: queued

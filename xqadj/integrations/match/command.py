@@ -1,8 +1,7 @@
 """``xqadj match`` on the command line: arguments in, exit status out.
 
-``xqadj match`` on the command line: :func:`main` checks the arguments, plays the match and
-prints its statistics and summary, writes ``--results`` and ``--html``, and turns how the match
-ended into the exit status.
+Here :func:`main` checks the arguments, plays the match and prints its statistics and summary,
+writes ``--results`` and ``--html``, and turns how the match ended into the exit status.
 
 Layer: integrations.  Inside :mod:`xqadj.integrations.match` it imports only the modules
 below it (the top but for the package itself).

@@ -1,9 +1,9 @@
 """The director of a match: game jobs out to a runner, finished games into the tally.
 
-The director of a match: it names the engines, makes the schedule and the game jobs, hands
-them to a runner (:class:`.local.LocalRunner`), and takes every finished game as it comes, in
-any order: it tallies it (:mod:`.tally`), appends it to the PGN file and prints its line
-(:mod:`.outputs`), and stops the match when the SPRT is decided.
+It names the engines, makes the schedule and the game jobs, hands them to a runner
+(:class:`.local.LocalRunner`), and takes every finished game as it comes, in any order: it
+tallies it (:mod:`.tally`), appends it to the PGN file and prints its line (:mod:`.outputs`),
+and stops the match when the SPRT is decided.
 
 Layer: integrations.  Inside :mod:`xqadj.integrations.match` it imports only the modules
 below it: :mod:`.record`, :mod:`.schedule`, :mod:`.options`, :mod:`.game`, :mod:`.tally`,

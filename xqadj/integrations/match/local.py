@@ -1,9 +1,8 @@
 """The local runner: a match's games played in this process, on a pool of threads.
 
-The local runner: a match's games played here, ``--concurrency`` at once, by a pool of
-threads, each game on a free set of engines (one set per concurrent game, all started before
-the first game and restarted after a failure).  Ctrl-C or SIGTERM stops it: queued games are
-not started, games in progress end unscored, every engine is killed.
+``--concurrency`` games at once, each on a free set of engines (one set per concurrent game, all
+started before the first game and restarted after a failure). Ctrl-C or SIGTERM stops it: queued
+games are not started, games in progress end unscored, every engine is killed.
 
 Layer: integrations.  Inside :mod:`xqadj.integrations.match` it imports only :mod:`.record`,
 :mod:`.options` and :mod:`.game`.

@@ -1,8 +1,8 @@
 """The options of a match: the ``xqadj match`` arguments and the configuration they make.
 
-The options of a match: the command line's ``xqadj match`` arguments (:func:`add_arguments`,
-:func:`check_arguments`), and what they make (:func:`configure`): a :class:`MatchConfig`, with
-a :class:`Player` for how each engine searches.
+The command line's ``xqadj match`` arguments (:func:`add_arguments`, :func:`check_arguments`),
+and what they make (:func:`configure`): a :class:`MatchConfig`, with a :class:`Player` for how
+each engine searches.
 
 Layer: integrations.  Inside :mod:`xqadj.integrations.match` it imports only
 :mod:`.schedule`.

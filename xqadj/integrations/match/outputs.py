@@ -1,9 +1,9 @@
 """What a match writes: the PGN file, the printed lines, ``--results`` and ``--html``.
 
-What a match writes: the PGN file the games are appended to (:class:`PgnFile`), the lines
-it prints (a game's progress line, the SPRT's decision, the final summary), the ``--results``
-JSON (:func:`results_document`, :func:`write_results`) and the ``--html`` report
-(:func:`write_html`, drawn by :mod:`xqadj.integrations.report`).
+The PGN file the games are appended to (:class:`PgnFile`), the lines it prints (a game's
+progress line, the SPRT's decision, the final summary), the ``--results`` JSON
+(:func:`results_document`, :func:`write_results`) and the ``--html`` report (:func:`write_html`,
+drawn by :mod:`xqadj.integrations.report`).
 
 Layer: integrations.  Inside :mod:`xqadj.integrations.match` it imports only :mod:`.record`,
 :mod:`.options` and :mod:`.tally`.

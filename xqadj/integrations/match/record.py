@@ -1,10 +1,10 @@
 """The records of a match: a finished game, the match's outcome, the error at its start.
 
-The match's records: one finished game (:class:`GameRecord`, with its PGN text), the
-outcome of a whole match (:class:`MatchResult`) and the error that stops a match before it
-starts (:class:`MatchError`).  The bottom of :mod:`xqadj.integrations.match`: it imports
-nothing else of the subpackage, and everything in it pickles (a game played on another
-process or machine comes back as a :class:`GameRecord`).
+One finished game (:class:`GameRecord`, with its PGN text), the outcome of a whole match
+(:class:`MatchResult`) and the error that stops a match before it starts (:class:`MatchError`).
+The bottom of :mod:`xqadj.integrations.match`: it imports nothing else of the subpackage, and
+everything in it pickles (a game played on another process or machine comes back as a
+:class:`GameRecord`).
 
 Layer: integrations.
 """

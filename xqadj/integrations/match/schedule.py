@@ -1,8 +1,7 @@
 """Which games a match plays, and which of them a PGN file already holds.
 
-Which games a match plays: the schedule of pairings, colours, openings and rounds
-(:mod:`xqadj.integrations.tournament` makes it), and, for ``--resume``, the games a PGN file
-already holds and those still to play.
+The schedule of pairings, colours, openings and rounds (:mod:`xqadj.integrations.tournament`
+makes it), and, for ``--resume``, the games a PGN file already holds and those still to play.
 
 Layer: integrations.  Inside :mod:`xqadj.integrations.match` it imports only
 :mod:`.record`.

@@ -1,8 +1,8 @@
 """The tally of a match: results by pairing, the score, the statistics, the SPRT.
 
-The tally of a match: every game's result by pairing (:class:`.tournament.Tally`), the
-score line, the statistics block (:mod:`.stats`: Elo, pentanomial pairs) and the SPRT, and the
-log of finished games that ``--results`` writes.
+Every game's result by pairing (:class:`xqadj.integrations.tournament.Tally`), the score line,
+the statistics block (:mod:`xqadj.integrations.stats`: Elo, pentanomial pairs), the SPRT, and
+the log of finished games that ``--results`` writes.
 
 Layer: integrations.  Inside :mod:`xqadj.integrations.match` it imports only :mod:`.record`
 (and none of the modules that play games).
@@ -115,7 +115,7 @@ class MatchTally:
         ]
 
     def statistics(self) -> list[str]:
-        """The statistics block, one pairing after the other (see :mod:`.stats`)."""
+        """The statistics block, one pairing after the other (:mod:`xqadj.integrations.stats`)."""
         lines = []
         for a, b in self.pairings():
             games = self.tally.trinomial(a, b)
