@@ -1,0 +1,138 @@
+"""The tally of a match: results by pairing, the score, the statistics, the SPRT.
+
+Every game's result by pairing (:class:`xqadj.integrations.tournament.Tally`), the score line,
+the statistics block (:mod:`xqadj.integrations.stats`: Elo, pentanomial pairs), the SPRT, and
+the log of finished games that ``--results`` writes.
+
+Layer: integrations.  Inside :mod:`xqadj.integrations.match` it imports only :mod:`.record`
+(and none of the modules that play games).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from xqadj.integrations.match.record import GameRecord
+from xqadj.integrations.stats import Pentanomial, Sprt, SprtState, Trinomial, elo_estimate
+from xqadj.integrations.tournament import PlayedGame, ScheduledGame, Tally
+
+__all__ = ["MatchTally"]
+
+
+class MatchTally:
+    """The results so far of a match between ``names``: :meth:`add` each finished game (or
+    :meth:`add_played` one from the PGN file ``--resume`` reads)."""
+
+    def __init__(
+        self, names: Sequence[str], games_per_encounter: int, sprt: Sprt | None = None
+    ) -> None:
+        self.names = tuple(names)
+        self.games_per_encounter = games_per_encounter
+        self.sprt = sprt
+        self.tally = Tally(len(self.names), games_per_encounter)
+        #: The SPRT's state when it accepted a hypothesis, else None.
+        self.decision: SprtState | None = None
+        #: Every finished game, for ``--results``.
+        self.game_log: list[dict[str, Any]] = []
+        #: Games finished (those taken from the PGN file included).
+        self.done = 0
+
+    @property
+    def played(self) -> int:
+        return self.tally.played
+
+    def add_played(self, scheduled: ScheduledGame, found: PlayedGame) -> None:
+        """Count a game the PGN file already holds (``--resume``)."""
+        self.tally.add(scheduled, found.result)
+        self.game_log.append(
+            {
+                "number": scheduled.number,
+                "round": scheduled.round,
+                "red": found.red,
+                "black": found.black,
+                "result": found.result,
+                "from_pgn": True,
+            }
+        )
+        self.done += 1
+
+    def add(self, scheduled: ScheduledGame, record: GameRecord) -> None:
+        """Count a game just played."""
+        self.tally.add(scheduled, record.result)
+        self.game_log.append(
+            {
+                "number": scheduled.number,
+                "round": scheduled.round,
+                "red": record.red,
+                "black": record.black,
+                "result": record.result,
+                "termination": record.termination,
+                "plies": len(record.moves),
+                "opening": record.opening.text(),
+                "comment": record.comment,
+            }
+        )
+        self.done += 1
+
+    def decide(self) -> SprtState | None:
+        """The SPRT's state if it has just accepted a hypothesis (it is then kept as
+        :attr:`decision`), else None."""
+        if self.sprt is None or self.decision is not None:
+            return None
+        state = self.sprt.state(self.sprt_sample())
+        if state.accepted is None:
+            return None
+        self.decision = state
+        return state
+
+    def sprt_sample(self) -> Trinomial | Pentanomial:
+        """The first engine's results against the second, in pairs when games are paired."""
+        if self.games_per_encounter == 2:
+            return self.tally.pentanomial(0, 1)
+        return self.tally.trinomial(0, 1)
+
+    def sprt_state(self) -> SprtState | None:
+        """The SPRT now (its decision once it has one), or None without ``--sprt``."""
+        if self.sprt is None:
+            return None
+        return self.decision or self.sprt.state(self.sprt_sample())
+
+    def score_line(self) -> str:
+        """``score A 3 - 2 B`` for two engines, else ``A 3, B 2.5, C 0.5``."""
+        points = [self.tally.total(i).points for i in range(len(self.names))]
+        if len(self.names) == 2:
+            return f"score {self.names[0]} {points[0]:g} - {points[1]:g} {self.names[1]}"
+        return ", ".join(f"{name} {p:g}" for name, p in zip(self.names, points, strict=True))
+
+    def pairings(self) -> list[tuple[int, int]]:
+        """The engine pairs that have played, first engine first."""
+        return [
+            (a, b)
+            for a in range(len(self.names))
+            for b in range(a + 1, len(self.names))
+            if self.tally.trinomial(a, b).games
+        ]
+
+    def statistics(self) -> list[str]:
+        """The statistics block, one pairing after the other (:mod:`xqadj.integrations.stats`)."""
+        lines = []
+        for a, b in self.pairings():
+            games = self.tally.trinomial(a, b)
+            pairs = self.tally.pentanomial(a, b)
+            lines.append(
+                f"Results of {self.names[a]} vs {self.names[b]}: {games.games} games, "
+                f"{games.wins} wins {games.losses} losses {games.draws} draws, "
+                f"{games.points:g} points ({games.score * 100:.1f} %)"
+            )
+            sample: Trinomial | Pentanomial = pairs if pairs.pairs else games
+            estimate = elo_estimate(sample)
+            basis = f"{pairs.pairs} pairs" if pairs.pairs else f"{games.games} games"
+            lines.append(f"  {estimate.text()} ({basis})")
+            if self.games_per_encounter == 2:
+                counts = ", ".join(str(c) for c in pairs.counts())
+                lines.append(f"  Ptnml(0-2): [{counts}]")
+        state = self.sprt_state()
+        if self.sprt is not None and state is not None:
+            lines.append(f"  SPRT ({self.sprt.text()}): {state.text()}")
+        return lines
