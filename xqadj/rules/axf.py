@@ -158,34 +158,35 @@ def _recapture_exposes_nothing_new(
     return now <= pending
 
 
-def _assess(board: Board, attacker: int, victim: int, legal: bool) -> AttackReason:
+def _assess(
+    board: Board, attacker: int, victim: int, legal: bool
+) -> tuple[AttackReason, list[int]]:
     """Whether the attack ``attacker``×``victim`` is a threat, and why (a reason whose
-    :attr:`~AttackReason.chases` is true, or the reason it is none).  ``legal``: a capture the
+    :attr:`~AttackReason.chases` is true, or the reason it is none), with the victim's real
+    roots when they decided it (:attr:`~AttackReason.PROTECTED`).  ``legal``: a capture the
     attacker could not legally make is no threat.  A victim with fake roots only is reported
     :attr:`~AttackReason.UNPROTECTED` here (:func:`_attack` tells the two apart)."""
     squares = board.squares
     a_code, v_code = squares[attacker], squares[victim]
     a_type, v_type = a_code & 7, v_code & 7
     if legal and not _legal_capture(board, attacker, victim):
-        return AttackReason.PINNED_ATTACKER  # a capture the attacker could not legally make
+        return AttackReason.PINNED_ATTACKER, []  # a capture the attacker could not make
     if a_type == v_type:
         # Same type (art. 24, D51–55): an offer, unless the victim cannot capture back (an
         # impaired knight, a pinned piece, a cannon with no mount, a confined rook, art. 27).
         if _can_capture(board, victim, attacker):
-            return AttackReason.OFFER
-        if is_protected(board, attacker, victim):
-            return AttackReason.PROTECTED
-        return AttackReason.CANNOT_TAKE_BACK
+            return AttackReason.OFFER, []
+        roots = real_roots(board, attacker, victim)
+        return (AttackReason.PROTECTED if roots else AttackReason.CANNOT_TAKE_BACK), roots
     if (a_type, v_type) in STRONGER_VICTIM:
         # art. 15/26: a rook attacked by a knight or cannon is chased even if protected
-        return AttackReason.STRONGER_VICTIM
-    if is_protected(board, attacker, victim):
-        return AttackReason.PROTECTED
-    return AttackReason.UNPROTECTED
+        return AttackReason.STRONGER_VICTIM, []
+    roots = real_roots(board, attacker, victim)
+    return (AttackReason.PROTECTED if roots else AttackReason.UNPROTECTED), roots
 
 
 def _is_threat(board: Board, attacker: int, victim: int, legal: bool) -> bool:
-    return _assess(board, attacker, victim, legal).chases
+    return _assess(board, attacker, victim, legal)[0].chases
 
 
 def fake_roots(board: Board, attacker: int, victim: int) -> list[Root]:
@@ -311,7 +312,7 @@ def classify_move(board: Board, move: Move) -> MoveClass:
     # The standing attacks, by how they stood: STANDING (a threat already), DEFENCE (no threat,
     # every root behind the attacker), the exempt reason, or why they were no threat.
     standing: dict[Threat, AttackReason] = {}
-    roots_before: dict[Threat, tuple[Root, ...]] = {}
+    origins: dict[Threat, int] = {}
     targets_before: dict[int, list[int]] = {}
     for threat, exempt in candidates:
         origin = f if threat.attacker == t else threat.attacker
@@ -319,19 +320,17 @@ def classify_move(board: Board, move: Move) -> MoveClass:
             targets_before[origin] = board.capture_targets(origin)
         if threat.victim not in targets_before[origin]:
             continue  # a new attack
+        origins[threat] = origin
         if exempt is not None:
             standing[threat] = exempt
             continue
-        before = _assess(board, origin, threat.victim, legal=False)
+        before = _assess(board, origin, threat.victim, legal=False)[0]
         if before.chases:
             standing[threat] = AttackReason.STANDING
         elif _roots_all_behind_the_attacker(board, origin, threat.victim):
             standing[threat] = AttackReason.DEFENCE
-            roots_before[threat] = _real_root_pieces(board, origin, threat.victim)
         else:
             standing[threat] = before
-            if before is AttackReason.PROTECTED:
-                roots_before[threat] = _real_root_pieces(board, origin, threat.victim)
     confined_before = is_pinned(board, f)
     board.push(move)
     try:
@@ -348,10 +347,10 @@ def classify_move(board: Board, move: Move) -> MoveClass:
                 if _is_threat(board, threat.attacker, threat.victim, legal=True):
                     attacks.append(_attack(board, threat, AttackReason.STANDING))
                 continue
-            reason = _assess(board, threat.attacker, threat.victim, legal=True)
+            reason, roots = _assess(board, threat.attacker, threat.victim, legal=True)
             if not reason.chases:
                 if stood is None:  # a new attack that is no threat; a standing one is unchanged
-                    attacks.append(_attack(board, threat, reason))
+                    attacks.append(_attack(board, threat, reason, _pieces(board, roots)))
                 continue
             if confined and threat.attacker == t:
                 # A piece confined to its line moving along it chases nothing (art. 27).
@@ -361,40 +360,43 @@ def classify_move(board: Board, move: Move) -> MoveClass:
                 # The standing attack became a threat because the victim lost roots that all
                 # stood behind the attacker, aimed at it: a defence, not a chase (RULES.md
                 # §7.1; D39-41, D61, FS-22/23).
-                attacks.append(_attack(board, threat, AttackReason.DEFENCE, roots_before[threat]))
+                attacks.append(_attack(board, threat, AttackReason.DEFENCE))
                 continue
             if stood is AttackReason.PROTECTED:
                 # A standing attack on a protected piece made a threat: its last root was taken
                 # away (RULES.md §7.1, D105).
-                attacks.append(
-                    _attack(board, threat, AttackReason.ROOT_TAKEN, roots_before[threat])
-                )
+                attacks.append(_attack(board, threat, AttackReason.ROOT_TAKEN))
                 continue
             attacks.append(_attack(board, threat, reason))
     finally:
         board.pop()
+    for index, attack in enumerate(attacks):
+        if attack.reason in (AttackReason.DEFENCE, AttackReason.ROOT_TAKEN):
+            # The roots the victim had before the move: looked up only for the few attacks
+            # that name them, on the board as it stood.
+            origin = origins[attack.threat]
+            had = _pieces(board, real_roots(board, origin, attack.victim))
+            attacks[index] = attack._replace(roots=had)
     victims = tuple(attack.threat for attack in attacks if attack.chases)
     return MoveClass(move, check, victims, tuple(attacks))
 
 
-def _real_root_pieces(board: Board, attacker: int, victim: int) -> tuple[Root, ...]:
-    squares = board.squares
-    return tuple(Root(sq, squares[sq]) for sq in real_roots(board, attacker, victim))
+def _pieces(board: Board, squares: list[int]) -> tuple[Root, ...]:
+    """Real roots on ``squares`` of ``board``, with their pieces."""
+    return tuple(Root(sq, board.squares[sq]) for sq in squares)
 
 
 def _attack(
     board: Board, threat: Threat, reason: AttackReason, roots: tuple[Root, ...] = ()
 ) -> Attack:
     """The :class:`Attack` for ``threat`` (squares on ``board``, after the move) and the
-    reason decided for it; the roots it names, when the caller has not given them."""
+    reason decided for it, with the ``roots`` it names (for a victim without a real root, its
+    fake roots are looked up here)."""
     attacker, victim = threat
-    if not roots:
-        if reason is AttackReason.PROTECTED:
-            roots = _real_root_pieces(board, attacker, victim)
-        elif reason in (AttackReason.UNPROTECTED, AttackReason.CANNOT_TAKE_BACK):
-            roots = tuple(fake_roots(board, attacker, victim))
-            if roots and reason is AttackReason.UNPROTECTED:
-                reason = AttackReason.FAKE_ROOT
+    if reason in (AttackReason.UNPROTECTED, AttackReason.CANNOT_TAKE_BACK):
+        roots = tuple(fake_roots(board, attacker, victim))
+        if roots and reason is AttackReason.UNPROTECTED:
+            reason = AttackReason.FAKE_ROOT
     squares = board.squares
     return Attack(attacker, victim, reason, squares[attacker], squares[victim], roots)
 
@@ -475,11 +477,13 @@ def judge_cycle(board: Board, length: int) -> Ruling:
     names = []
     # The second loop usually replays the first one's positions: classify each (position, move)
     # once.
-    known: dict[tuple[int, Move], MoveClass] = {}
+    known: dict[tuple[int, Move], tuple[MoveClass, str]] = {}
     for move in cycle:
         key = (work.zobrist_hash(), move)
-        cls = known.get(key) or known.setdefault(key, classify_move(work, move))
-        names.append(to_chinese(work, move))
+        if key not in known:
+            known[key] = classify_move(work, move), to_chinese(work, move)
+        cls, name = known[key]
+        names.append(name)
         work.push(move)
         f, t = move
         ids[t], ids[f] = ids[f], ""

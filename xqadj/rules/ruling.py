@@ -363,9 +363,7 @@ class _Words:
     def move_text(self, index: int) -> str:
         """``'b3b2 (炮八退一)'``: the cycle's move ``index`` in the notation, and in Chinese."""
         ruling = self.ruling
-        move = ruling.cycle[index] if index < len(ruling.cycle) else None
-        if move is None:
-            move = ruling.classifications[index].move
+        move = ruling.classifications[index].move
         text = move.fairy() if self.fairy else move.iccs()
         if index < len(ruling.move_names):
             text += f" ({ruling.move_names[index]})"
