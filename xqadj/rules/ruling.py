@@ -288,7 +288,8 @@ class Ruling:
     def explain(self, notation: str = "iccs") -> str:
         """One readable paragraph (English, with the Chinese terms).
 
-        ``notation`` writes moves and squares with ranks 0–9 (``iccs``) or 1–10 (``fairy``);
+        ``notation`` writes moves and squares with ranks 0–9 (``iccs``, and any other value) or
+        1–10 (``fairy``);
         each cycle move also in Chinese notation.  An AXF repetition gives every move's label
         with its reason and article (from :attr:`MoveClass.attacks`) and each side's verdict
         with its reason (:attr:`SideVerdict.why`).  A profile's own :attr:`explanation`
@@ -346,8 +347,10 @@ _STOOD = frozenset({AttackReason.STANDING, AttackReason.DEFENCE, AttackReason.RO
 
 
 def _and(items: list[str]) -> str:
-    """``'a, b and c'``."""
-    return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} and {items[-1]}"
+    """``'a, b and c'`` (``'no piece'`` for none: a hand-made attack without its roots)."""
+    if len(items) < 2:
+        return items[0] if items else "no piece"
+    return f"{', '.join(items[:-1])} and {items[-1]}"
 
 
 class _Words:
