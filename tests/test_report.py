@@ -73,7 +73,7 @@ def test_cards_are_sorted_by_reason_and_names_are_escaped() -> None:
     # The pictures are the rulings': D22's two chases; D01's two checks, each answered by a
     # king move that uncovers a cannon's attack on the rook (a chase, drawn too).
     assert page.count('class="arrow chase"') == 4 and page.count('class="arrow check"') == 2
-    assert "every move (perpetual check, 长将)" in page  # the explanation
+    assert "every move (perpetual check, 长将, art. 6)" in page  # the explanation
 
 
 def test_an_empty_report_says_so() -> None:

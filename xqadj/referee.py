@@ -28,9 +28,14 @@ from xqadj.rules.ruling import (
     LEVEL_CHASE,
     LEVEL_CHECK,
     LEVEL_NONE,
+    Attack,
+    AttackReason,
+    FakeRoot,
     MoveClass,
     Reason,
+    Root,
     Ruling,
+    SideReason,
     SideVerdict,
     Threat,
     result_for_loser,
@@ -41,12 +46,17 @@ __all__ = [
     "LEVEL_CHECK",
     "LEVEL_NONE",
     "RULE_SETS",
+    "Attack",
+    "AttackReason",
     "CycleStep",
     "Game",
+    "FakeRoot",
     "GameOverError",
     "MoveClass",
     "Reason",
+    "Root",
     "Ruling",
+    "SideReason",
     "SideVerdict",
     "Threat",
     "cycle_start",
@@ -218,6 +228,10 @@ class CycleStep:
     label: str
     checks: tuple[Threat, ...] = ()
     chases: tuple[Threat, ...] = ()
+    #: AXF only (empty under CXA): the classification's :attr:`~xqadj.rules.ruling.MoveClass.
+    #: attacks`, each with its :class:`~xqadj.rules.ruling.AttackReason` (why it is a chase, a
+    #: check or neither) and the roots it names: what a caption or a mark can say of the move.
+    attacks: tuple[Attack, ...] = ()
 
 
 def cycle_start(board: Board, ruling: Ruling) -> Board:
@@ -240,9 +254,9 @@ def cycle_steps(board: Board, ruling: Ruling) -> list[CycleStep]:
     profile = get_profile(ruling.rules)
     for index, move in enumerate(ruling.cycle):
         mover = work.turn
-        label, chases = profile.label_move(work, move, ruling, index)
+        named = profile.label_move(work, move, ruling, index)
         work.push(move)
         king = work.king_squares[work.turn]
         checks = tuple(Threat(attacker, king) for attacker in sorted(work.attackers(king, mover)))
-        steps.append(CycleStep(move, mover, label, checks, chases))
+        steps.append(CycleStep(move, mover, named.label, checks, named.chases, named.attacks))
     return steps
