@@ -49,6 +49,15 @@ def arrows(root: ET.Element) -> list[tuple[str, str, str]]:
     ]
 
 
+def marks(root: ET.Element) -> list[tuple[str, str]]:
+    """``(kind, square)`` of each ring drawn, in order."""
+    return [
+        (c.get("data-kind", ""), c.get("data-square", ""))
+        for c in root.iter(f"{SVG}circle")
+        if "mark" in (c.get("class") or "").split()
+    ]
+
+
 def translate(root: ET.Element, square: str) -> tuple[float, float]:
     for g in root.iter(f"{SVG}g"):
         if g.get("data-square") == square and "piece" in (g.get("class") or ""):
@@ -322,10 +331,12 @@ def test_ruling_picture_of_a_mixed_cycle_draws_every_move() -> None:
 
 
 def test_ruling_without_a_cycle_draws_the_final_position_with_its_checks() -> None:
+    """A checkmate: the mating move as an arrow, the check, and a ring on the mated king."""
     game, ruling = ruled("3k5/1R7/9/9/9/9/9/9/9/R3K4 w", ["a0a9"])
     assert ruling.reason is Reason.CHECKMATE and ruling.offender != RED
     root = parse(svg.ruling(game.board, ruling))
-    assert arrows(root) == [("check", "a9", "d9")]
+    assert arrows(root) == [("move", "a0", "a9"), ("check", "a9", "d9")]
+    assert marks(root) == [("check", "d9")]
 
 
 def test_a_ruling_with_letters_keeps_cjk_to_its_explanation() -> None:

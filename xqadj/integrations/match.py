@@ -46,7 +46,11 @@ from typing import Any, TextIO
 
 from xqadj.board import BLACK, PAWN, RED, STARTING_FEN, Board, Move, XqadjError
 from xqadj.integrations.adjudication import Adjudicator, DrawRule, ResignRule, parse_info
-from xqadj.integrations.arguments import add_rules_arguments
+from xqadj.integrations.arguments import (
+    add_picture_arguments,
+    add_rules_arguments,
+    picture_coordinates,
+)
 from xqadj.integrations.engine import Engine, EngineError, EngineSpec, SearchLimit
 from xqadj.integrations.openings import Opening, OpeningBook, OpeningsSpec, read_openings
 from xqadj.integrations.stats import Pentanomial, Sprt, SprtState, Trinomial, elo_estimate
@@ -1010,6 +1014,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         type=Path,
         help="write an HTML report: each ruled game drawn (xqadj.integrations.report)",
     )
+    add_picture_arguments(parser, " (--html's boards)")
 
 
 def _check_arguments(args: argparse.Namespace) -> str | None:
@@ -1257,10 +1262,13 @@ def main(args: argparse.Namespace) -> int:
     except BrokenPipeError:
         result.stopped = "output closed"
     if args.html:
-        from xqadj.integrations.report import write_match_report
+        from xqadj.integrations.report import Drawing, write_match_report
 
+        drawing = Drawing(args.letters, args.flip, picture_coordinates(args))
         try:
-            write_match_report(args.html, result.records, [summary])
+            write_match_report(
+                args.html, result.records, [summary], drawing=drawing, rules=args.rules
+            )
         except OSError as error:
             print(f"xqadj match: cannot write the report: {error}", file=sys.stderr)
             return 2

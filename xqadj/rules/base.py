@@ -18,10 +18,18 @@ from xqadj.rules.ruling import Ruling, Threat
 
 class StepLabel(NamedTuple):
     """A move as a profile names it: the rulebook's ``label`` (AXF: 将 捉 闲; CXA: 将 杀 捉 兑 献
-    拦 跟 闲) and the ``chases`` it makes, as (attacker, victim) squares after the move."""
+    拦 跟 闲) and the ``chases`` it makes, as (attacker, victim) squares after the move.
+
+    What a picture draws beside them (CXA only; empty for AXF): ``pair``, for 兑, the squares
+    after the move of the piece offered and of the opponent's piece of the same type facing it;
+    ``line``, for 杀, the mating line threatened (checks and replies, played from the position
+    after the move as if the opponent passed), for 拦, the one opponent's checking move that
+    the moved piece stands in the way of."""
 
     label: str
     chases: tuple[Threat, ...] = ()
+    pair: tuple[int, int] | None = None
+    line: tuple[Move, ...] = ()
 
 
 class Watch(Protocol):
