@@ -405,11 +405,15 @@ def _arrow(
     dx, dy = x2 - x1, y2 - y1
     length = (dx * dx + dy * dy) ** 0.5 or 1.0
     ux, uy = dx / length, dy / length
-    head_length, half_width, shaft = CELL * 0.24, CELL * 0.17, CELL * 0.1
+    head_length, half_width, shaft = CELL * 0.24, CELL * 0.17, CELL * 0.13
     both = arrow.kind == "exchange"
     start = DISC + 1 if arrow.tail in occupied else 0.0
     tip = length - (DISC + 1 if arrow.head in occupied else 0.0)
-    tip = max(tip, start + head_length * (2 if both else 1))
+    # Between two neighbouring pieces there is no room for a head: it reaches back over the
+    # tail's disc (short of its character) rather than over the head's.
+    reach = head_length * (2 if both else 1)
+    tip = max(tip, reach)
+    start = min(start, tip - reach)
     heads = [(x1 + ux * tip, y1 + uy * tip, ux, uy)]
     if both:
         heads.append((x1 + ux * start, y1 + uy * start, -ux, -uy))
@@ -425,20 +429,19 @@ def _arrow(
             f'{_num(bx - px)},{_num(by - py)}"/>'
         )
     # The shaft runs into the heads, so that it shows no gap.
-    sx, sy = x1 + ux * (start + (head_length / 2 if both else 0)), y1 + uy * (
-        start + (head_length / 2 if both else 0)
-    )
+    begin = start + (head_length / 2 if both else 0)
+    sx, sy = x1 + ux * begin, y1 + uy * begin
     ex, ey = x1 + ux * (tip - head_length / 2), y1 + uy * (tip - head_length / 2)
     where = (
         f'data-from="{square_name(arrow.tail)}" data-to="{square_name(arrow.head)}" '
         f'data-kind="{kind}"'
     )
     return (
-        f'<g class="arrow {kind}" {where} stroke="{color}" opacity="0.85">'
+        f'<g class="arrow {kind}" {where} stroke="{color}" opacity="0.8">'
         f'<line x1="{_num(sx)}" y1="{_num(sy)}" x2="{_num(ex)}" y2="{_num(ey)}" '
         f'stroke-width="{_num(shaft)}"{dash}/></g>',
         f'<g class="arrow-head {kind}" {where} fill="{color}" stroke="{COLORS["disc"]}" '
-        f'stroke-width="0.8">{"".join(tips)}</g>',
+        f'stroke-width="0.8" opacity="0.8">{"".join(tips)}</g>',
     )
 
 

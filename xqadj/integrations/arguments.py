@@ -1,5 +1,7 @@
-"""The command-line arguments that several commands share (``--rules``, ``--forbidden-run``;
-``--letters``, ``--flip``, ``--coordinates`` for the commands that draw boards).
+"""The command-line arguments that several commands share (``--rules``, ``--flip``, ...).
+
+``--rules`` and ``--forbidden-run`` for every command that makes games; ``--letters``,
+``--flip`` and ``--coordinates`` for those that draw boards (show, replay and match).
 
 Layer: integrations.  :mod:`xqadj.cli` and the integration commands (match, proxy, replay, show)
 import it; it imports only the rules registry.

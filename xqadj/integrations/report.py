@@ -91,14 +91,16 @@ h2{font-size:1.2em;margin:28px 0 8px;border-bottom:2px solid #c8a064}
 border-radius:6px;font-family:ui-monospace,'DejaVu Sans Mono',monospace;font-size:13px}
 nav a{margin-right:12px;color:#8a4b00}
 .card{background:#fff;border:1px solid #dcc39a;border-radius:8px;padding:10px 12px;
-margin:14px 0;box-shadow:0 1px 3px rgba(0,0,0,.08)}
+margin:14px 0;box-shadow:0 1px 3px rgba(0,0,0,.08);content-visibility:auto;
+contain-intrinsic-size:auto 1200px}
 .card h3{font-size:1.05em;margin:0 0 4px;overflow-wrap:anywhere}
 .players .red{color:#c8102e;font-weight:600}.players .black{color:#111;font-weight:600}
 .ruling{font-weight:600;margin:4px 0 8px}
 .index{font-size:13px;margin:8px 0}
-.index ol{margin:4px 0;padding-left:3em;columns:2 24em;column-gap:4em;max-height:22em;
+.index ol{margin:4px 0;padding:4px 8px 4px 3em;display:grid;column-gap:4em;
+grid-template-columns:repeat(auto-fill,minmax(min(28em,100%),1fr));max-height:22em;
 overflow-y:auto;border:1px solid #dcc39a;border-radius:6px;background:#fff}
-.index li{break-inside:avoid;overflow-wrap:anywhere}
+.index li{overflow-wrap:anywhere;min-width:0}
 .index a{color:#8a4b00}
 .panels{display:grid;grid-template-columns:repeat(auto-fill,minmax(min(380px,100%),1fr));gap:12px}
 figure{margin:0;padding:4px;border:3px solid transparent;border-radius:6px;min-width:0}
@@ -112,6 +114,8 @@ figcaption.title{font-weight:600;line-height:1.4;height:2.8em;overflow:hidden}
 .legend b{display:inline-block;width:12px;height:12px;margin-right:5px;border-radius:50%;
 border:3px solid;vertical-align:middle}
 .defs{position:absolute;width:0;height:0;overflow:hidden}
+@media (max-width:600px){.index ol{max-height:8.5em}.legend span{font-size:12px;margin-right:8px}
+.legend{margin:4px 0}}
 """
 
 #: What the legend says of each arrow and ring.
@@ -150,11 +154,14 @@ def _sort_key(card: Card) -> int:
 class Drawing:
     """How the report draws its boards, as ``xqadj show`` does: WXF ``letters`` instead of
     Chinese characters, ``flipped`` (Black at the bottom), ``coordinates`` (``"iccs"``,
-    ``"chinese"`` or None)."""
+    ``"chinese"`` or None).  ``shared``: the boards refer to one drawing of the grid and the
+    pieces' faces in the page (the default); False draws every board in full, so that each
+    picture can be cut out of the page alone (a page several times larger)."""
 
     letters: bool = False
     flipped: bool = False
     coordinates: str | None = "iccs"
+    shared: bool = True
 
 
 def _card(card: Card, drawing: Drawing, anchor: str) -> str:
@@ -166,7 +173,7 @@ def _card(card: Card, drawing: Drawing, anchor: str) -> str:
         letters=letters,
         flipped=drawing.flipped,
         coordinates=drawing.coordinates,
-        shared=True,
+        shared=drawing.shared,
     )
     figures = []
     for panel in panels:
@@ -191,6 +198,12 @@ def _card(card: Card, drawing: Drawing, anchor: str) -> str:
         f'<div class="panels">{"".join(figures)}</div>'
         f'<p class="explanation">{html.escape(ruling.explain())}</p></article>'
     )
+
+
+def _short(source: str) -> str:
+    """A card's source without its folders, for the index: ``games.pgn#3 [Event] (A vs B)``."""
+    place, sep, rest = source.partition("#")
+    return place.rsplit("/", 1)[-1] + sep + rest
 
 
 def render(
@@ -239,7 +252,7 @@ def render(
         body += [_card(card, drawing, anchor) for anchor, card in found]
         body.append("</section>")
         index += [
-            f'<li><a href="#{anchor}">{html.escape(card.source)}</a>: '
+            f'<li><a href="#{anchor}">{html.escape(_short(card.source))}</a>: '
             f"{html.escape(reason.value)} {html.escape(card.ruling.result)}</li>"
             for anchor, card in found
         ]
