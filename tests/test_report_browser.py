@@ -37,7 +37,7 @@ import pytest
 from support import apt_install, skip_or_fail
 
 from xqadj import svg
-from xqadj.board import FILE_NAMES, square_name
+from xqadj.board import FILE_NAMES, Board, square_name
 from xqadj.integrations import replay, report
 from xqadj.referee import cycle_start, cycle_steps
 from xqadj.rules.axf import classify_move
@@ -341,10 +341,7 @@ def expected_marks(card: report.Card) -> list[list[tuple[str, str]]]:
     cycle began), followed as they move."""
     board, ruling = card.board, card.ruling
 
-    def king(position: object) -> set[tuple[str, str]]:
-        from xqadj.board import Board
-
-        assert isinstance(position, Board)
+    def king(position: Board) -> set[tuple[str, str]]:
         if not position.is_check():
             return set()
         return {("check", square_name(position.king_squares[position.turn]))}
