@@ -220,7 +220,9 @@ class CycleStep:
     (AXF: the classification's victims; CXA: for a 捉, each piece that takes part in winning
     material with the most valuable piece it wins).  ``label`` is the rulebook's word for the
     move: 将 捉 闲 under AXF (a move that checks and chases is 将 there and counts as both), the
-    profile's label (将 杀 捉 兑 献 拦 跟 闲) under CXA.
+    profile's label (将 杀 捉 兑 献 拦 跟 闲) under CXA.  ``pair`` and ``line`` are the profile's
+    (:class:`xqadj.rules.base.StepLabel`): under CXA the pair a 兑 offers, the mating line a 杀
+    threatens, the check a 拦 stands in the way of.
     """
 
     move: Move
@@ -232,6 +234,8 @@ class CycleStep:
     #: attacks`, each with its :class:`~xqadj.rules.ruling.AttackReason` (why it is a chase, a
     #: check or neither) and the roots it names: what a caption or a mark can say of the move.
     attacks: tuple[Attack, ...] = ()
+    pair: tuple[int, int] | None = None
+    line: tuple[Move, ...] = ()
 
 
 def cycle_start(board: Board, ruling: Ruling) -> Board:
@@ -258,5 +262,16 @@ def cycle_steps(board: Board, ruling: Ruling) -> list[CycleStep]:
         work.push(move)
         king = work.king_squares[work.turn]
         checks = tuple(Threat(attacker, king) for attacker in sorted(work.attackers(king, mover)))
-        steps.append(CycleStep(move, mover, named.label, checks, named.chases, named.attacks))
+        steps.append(
+            CycleStep(
+                move,
+                mover,
+                named.label,
+                checks,
+                named.chases,
+                attacks=named.attacks,
+                pair=named.pair,
+                line=named.line,
+            )
+        )
     return steps

@@ -134,7 +134,11 @@ from pathlib import Path
 from typing import Any, Protocol, TextIO
 
 from xqadj.board import COLOR_NAMES, STARTING_FEN, Board, Move, XqadjError
-from xqadj.integrations.arguments import add_rules_arguments
+from xqadj.integrations.arguments import (
+    add_picture_arguments,
+    add_rules_arguments,
+    picture_coordinates,
+)
 from xqadj.integrations.gamefiles import (
     BINARY_FORMATS,
     EXTENSIONS,
@@ -152,7 +156,7 @@ from xqadj.integrations.gamefiles import (
     read_chunk,
     read_games,
 )
-from xqadj.integrations.report import Card, write_replay_report
+from xqadj.integrations.report import Card, Drawing, write_replay_report
 from xqadj.notation import parse_chinese, parse_wxf
 from xqadj.referee import Game, Reason, Ruling
 
@@ -955,9 +959,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--html",
         metavar="FILE",
-        help="also write an HTML report: the summary and each ruled game drawn "
+        help="also write an HTML report: the summary, an index and each ruled game drawn "
         "(xqadj.integrations.report)",
     )
+    add_picture_arguments(parser, " (--html's boards)")
 
 
 def main(args: argparse.Namespace) -> int:
@@ -1055,7 +1060,10 @@ def _write(
         if args.html:
             try:
                 cards = replay_cards(kept, options, args.format)
-                write_replay_report(args.html, cards, [summary.text(seconds)])
+                drawing = Drawing(args.letters, args.flip, picture_coordinates(args))
+                write_replay_report(
+                    args.html, cards, [summary.text(seconds)], drawing=drawing, rules=args.rules
+                )
             except OSError as error:
                 err.write(f"xqadj replay: cannot write the report: {error}\n")
                 return 2

@@ -15,6 +15,7 @@ import signal
 import sys
 import threading
 
+from xqadj.integrations.arguments import picture_coordinates
 from xqadj.integrations.match.director import Match
 from xqadj.integrations.match.options import check_arguments, configure
 from xqadj.integrations.match.outputs import (
@@ -86,7 +87,10 @@ def main(args: argparse.Namespace) -> int:
         result.stopped = "output closed"
     if args.html:
         try:
-            write_html(args.html, result.records, [summary])
+            from xqadj.integrations.report import Drawing
+
+            drawing = Drawing(args.letters, args.flip, picture_coordinates(args))
+            write_html(args.html, result.records, [summary], drawing, args.rules)
         except OSError as error:
             print(f"xqadj match: cannot write the report: {error}", file=sys.stderr)
             return 2

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from xqadj.integrations.adjudication import DrawRule, ResignRule
-from xqadj.integrations.arguments import add_rules_arguments
+from xqadj.integrations.arguments import add_picture_arguments, add_rules_arguments
 from xqadj.integrations.engine import EngineSpec, SearchLimit
 from xqadj.integrations.match.schedule import plan
 from xqadj.integrations.openings import Opening, OpeningBook, OpeningsSpec
@@ -234,6 +234,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         type=Path,
         help="write an HTML report: each ruled game drawn (xqadj.integrations.report)",
     )
+    add_picture_arguments(parser, " (--html's boards)")
 
 
 def check_arguments(args: argparse.Namespace) -> str | None:

@@ -16,13 +16,16 @@ import math
 import os
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 from xqadj.integrations.match.options import MatchConfig, Player
 from xqadj.integrations.match.record import GameRecord, MatchResult
 from xqadj.integrations.match.tally import MatchTally
 from xqadj.integrations.stats import SprtState, elo_estimate
 from xqadj.integrations.tournament import ScheduledGame
+
+if TYPE_CHECKING:
+    from xqadj.integrations.report import Drawing
 
 __all__ = [
     "PgnFile",
@@ -175,8 +178,15 @@ def write_results(path: Path, document: dict[str, Any]) -> None:
     os.replace(temporary, path)
 
 
-def write_html(path: Path, records: Sequence[GameRecord], lines: Sequence[str]) -> None:
-    """The ``--html`` report of the match's games; raises OSError."""
+def write_html(
+    path: Path,
+    records: Sequence[GameRecord],
+    lines: Sequence[str],
+    drawing: Drawing | None = None,
+    rules: str | None = None,
+) -> None:
+    """The ``--html`` report of the match's games, drawn as ``drawing`` says (``--letters``,
+    ``--flip``, ``--coordinates``); raises OSError."""
     from xqadj.integrations.report import write_match_report
 
-    write_match_report(path, records, lines)
+    write_match_report(path, records, lines, drawing=drawing, rules=rules)

@@ -72,6 +72,7 @@ from xqadj.rules.cxa.labels import (
     OFFER,
     MoveLabel,
     classify_move,
+    mating_line,
 )
 from xqadj.rules.cxa.search import Gain, gains_of, mates_by_checks, piece_value, threatens_mate
 from xqadj.rules.cxa.watch import ForbiddenRunWatch
@@ -99,6 +100,7 @@ __all__ = [
     "judge_cycle",
     "judge_side",
     "mates_by_checks",
+    "mating_line",
     "piece_value",
     "threatens_mate",
 ]
@@ -121,7 +123,9 @@ class CxaProfile:
         """将 杀 捉 兑 献 拦 跟 闲 (the ruling's label when it has one) with, for a 捉, each piece
         that takes part in winning material and the most valuable piece it wins.  A CXA ruling
         keeps only labels, so the move is classified again (the same deterministic
-        look-ahead)."""
+        look-ahead).  A 兑 carries the pair it offers, a 拦 the check it stands in the way of,
+        a 杀 the mating line it threatens (:func:`mating_line`, found again here: the labels
+        need only its existence)."""
         info = classify_move(board, move)
         label = info.label
         if ruling is not None and index < len(ruling.labels):
@@ -132,7 +136,18 @@ class CxaProfile:
                 Threat(capturer, gain.target) for gain in info.gains for capturer in gain.capturers
             )
         )
-        return StepLabel(label, chases)
+        line: tuple[Move, ...] = ()
+        if label == KILL:
+            board.push(move)
+            try:
+                with board.passed_turn():
+                    line = mating_line(board)
+            finally:
+                board.pop()
+        elif label == BLOCK and info.blocked is not None:
+            line = (info.blocked,)
+        pair = info.pair if label == EXCHANGE else None
+        return StepLabel(label, chases, pair=pair, line=line)
 
     def watchers(self, forbidden_run: bool = False) -> tuple[Watch, ...]:
         return (ForbiddenRunWatch(),) if forbidden_run else ()
