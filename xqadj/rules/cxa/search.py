@@ -14,13 +14,17 @@ from dataclasses import dataclass, replace
 from typing import NamedTuple, Protocol
 
 from xqadj.board import (
+    BETWEEN,
     BLACK,
     BLACK_BIT,
     CANNON,
     CHECK_LANDING,
+    ELEPHANT,
+    ELEPHANT_EYE,
     KING,
     KNIGHT,
     KNIGHT_ATTACKS,
+    KNIGHT_LEG,
     PAWN,
     RAYS,
     RED,
@@ -90,7 +94,8 @@ class _Tally(NamedTuple):
     pawns: int = 0
     #: The opponent took back one of the side's capturing pieces (an exchange, 互吃).
     recaptured: bool = False
-    #: The opponent took something that had not moved in the line (各吃各子).
+    #: After the side's first capture, the opponent took something other than a capturer
+    #: (各吃各子, P5).
     counter: bool = False
     #: The square of the side's last capture, and whether every capture of the side there was
     #: a king's or a pawn's giving no check: then the gain is theirs, and licensed (26.1).
@@ -108,12 +113,11 @@ class _Tally(NamedTuple):
         move: Move,
         code: int,
         won: bool,
-        moved: bool = True,
         licensed: bool = False,
     ) -> _Tally:
         """The tally after ``move``, which captures ``code`` (0 for none): a move of the side
-        (``won``; ``licensed`` for a king or pawn capture giving no check) or of the opponent
-        (taking a piece that ``moved`` in the line or not)."""
+        (``won``; ``licensed`` for a king or pawn capture giving no check) or of the
+        opponent."""
         f, t = move
         takers, repliers = self.takers, self.repliers
         if won:
@@ -131,7 +135,11 @@ class _Tally(NamedTuple):
         value = piece_value(code, t)
         sign = 1 if won else -1
         recaptured = self.recaptured or (not won and t in self.takers)
-        counter = self.counter or (not won and not moved)
+        # P5 (CXA.md §5.6): what the side loses counts by when it is lost.  Before its first
+        # capture it is the price of the gain (送兵, a piece answering a check); after it, any
+        # piece but a capturer taken back is the opponent taking one of its own (各吃各子),
+        # whether it moved in the line (the pawn that gave a discovered check) or not.
+        counter = self.counter or (not won and self.final >= 0 and t not in self.takers)
         final, kp, base = self.final, self.licensed, self.base
         if won:
             if final != t:
@@ -158,9 +166,10 @@ class _Tally(NamedTuple):
         opponent took back a capturing piece or a piece that a capture abandoned or unmasked
         (做根子, 被牵子: 26.5).  The opponent's captures that P2 leaves out of the line never
         reach the tally.  An even line in which the opponent took something other than the
-        side's capturing pieces (各吃各子), piece for piece, scores :data:`EVEN_TRADE`: it
-        counts as a gain (26.5 "完整互吃后价值相当或得子者，按捉"); a pawn floating against a
-        piece is no such trade ("不算得子")."""
+        side's capturing pieces after its first capture (各吃各子, P5), piece for piece,
+        scores :data:`EVEN_TRADE`: it counts as a gain (26.5 "完整互吃后价值相当或得子者，按捉");
+        a pawn won floating against a piece is no such trade ("不算得子"), a piece won and a
+        pawn lost after it is (P5)."""
         pieces, pawns = self.pieces, self.pawns
         net = pieces + STRONG * pawns
         floated = (self.recaptured or self.counter) and (
@@ -169,8 +178,11 @@ class _Tally(NamedTuple):
         )
         if floated:
             net = 0  # a pawn floats up to a knight or a cannon, and down to an advisor
-        if net == 0 and self.counter and pieces % STRONG == 0:
-            return EVEN_TRADE  # equal value: no advisor or elephant in the balance
+        if net == 0 and self.counter and (pieces % STRONG == 0 or pawns < 0 < pieces):
+            # Equal value, no advisor or elephant won as a pawn's price (P3); but a piece won
+            # and a pawn lost after it (P5: the pawn that gave the discovered check, taken
+            # back once the 将军抽吃 has taken the advisor) is each side taking its own.
+            return EVEN_TRADE
         if net > 0 and self.licensed:
             # What the king or a pawn wins by itself at the end is licensed (26.1); what was
             # won before counts (参考图32: an even trade, then the king takes: nothing counts).
@@ -630,8 +642,11 @@ class _Prober:
         strict: bool = False,
         counters: bool = True,
         lasting: frozenset[_Capture] | None = None,
+        vacated: int = -1,
     ) -> None:
         self.board = board
+        #: The square the piece that just moved came from (-1: none, or not known).
+        self.vacated = vacated
         #: Whether to find the opponent's independent captures (P2); off for the probe that
         #: finds them.
         self.counters = counters
@@ -705,12 +720,18 @@ class _Prober:
             f, t = move
             captured = board.squares[t]
             if captured and captured & 7 == board.squares[f] & 7 and self._exchange(move):
+                # The two pieces face each other and the opponent's may take first: an offer
+                # (兑, 24.4) when the move lined them up (图2 车９平８) or the capturer can be
+                # taken back.  Otherwise the capture wins a piece that cannot take back, as
+                # any other capture does (P4: a rook taking an undefended rook).
                 self.offers.append((f, t))
-                continue
-            # An even trade (各吃各子, 26.5) counts after a capture, not at the end of checks.
-            least = EVEN_TRADE if captured else EVEN_TRADE + 1
-            line, check = self.line(move, pseudo_first, least - 1)
-            if line.score >= least and (captured or line.score < MATE // 2):
+                if self._lined_up(move) or self._recapturable(move):
+                    continue
+            # P5: 26.5 holds for every form of 24.3, so an even trade (各吃各子) counts at the
+            # end of checks as after a capture; what was given up before the first capture is
+            # the gain's price (:meth:`_Tally.after`).
+            line, check = self.line(move, pseudo_first, EVEN_TRADE - 1)
+            if line.score >= EVEN_TRADE and (captured or line.score < MATE // 2):
                 gain = self._describe((move, *line.moves), line.score, check)
                 if move in self.bounded:
                     gain = replace(gain, bounded=True)
@@ -747,7 +768,7 @@ class _Prober:
         try:
             check = board.is_check()
             licensed = kind in (KING, PAWN) and not check
-            tally = _Tally().after(move, captured, True, True, licensed)
+            tally = _Tally().after(move, captured, True, licensed)
             if pseudo_first and board.is_in_check(self.side):
                 line = self._after_pseudo(tally, t)
             else:
@@ -800,7 +821,7 @@ class _Prober:
         board.push(move)
         try:
             check = board.is_check()
-            tally = _Tally().after(move, captured, True, True, licensed and not check)
+            tally = _Tally().after(move, captured, True, licensed and not check)
             checks, none, moved = GAIN_CHECKS - check, frozenset[_Capture](), frozenset((t,))
             self._pruned = self._counter_set
             self.careful = False
@@ -845,6 +866,28 @@ class _Prober:
             ):
                 self.offers.append((origin, gain.victim))
                 return True
+        return False
+
+    def _lined_up(self, move: Move) -> bool:
+        """Whether the piece that just moved lined up the two pieces of ``move`` (a capture of
+        a piece of the capturer's type): it is the capturer, or it left the line, the knight's
+        leg or the elephant's eye between them (P4: the move's own role is then an offer)."""
+        f, t = move
+        if self.moved < 0:
+            return False
+        if f == self.moved:
+            return True
+        vacated = self.vacated
+        if vacated < 0:
+            return False
+        kind = self.board.squares[f] & 7
+        index = f * 90 + t
+        if kind == ROOK or kind == CANNON:
+            return vacated in (BETWEEN[index] or ())
+        if kind == KNIGHT:
+            return KNIGHT_LEG[index] == vacated
+        if kind == ELEPHANT:
+            return ELEPHANT_EYE[self.side][index] == vacated
         return False
 
     def _independent(self, firsts: list[Move]) -> frozenset[_Capture]:
@@ -1002,7 +1045,7 @@ class _Prober:
                 # A king's or pawn's own capture is licensed (26.1), unless it gives check
                 # (26.8).
                 next_tally = tally.after(
-                    move, captured, maximizing, t in moved, kind in (KING, PAWN) and not spent
+                    move, captured, maximizing, kind in (KING, PAWN) and not spent
                 )
                 line = self._search(
                     next_tally,
@@ -1163,8 +1206,10 @@ def _winning_captures(board: Board) -> frozenset[_Capture]:
     found = set()
     for origin, target, code in candidates:
         move = Move(origin, target)
-        if squares[origin] & 7 == code & 7:
-            continue  # an offer to exchange, not a gain
+        if squares[origin] & 7 == code & 7 and prober._recapturable(move):
+            # An offer to exchange, not a gain; but a capture of a piece of the same type that
+            # cannot be taken back wins it (P4: a rook taking an undefended rook).
+            continue
         if prober.wins(move):
             found.add((origin, target, code))
     result = _MEMO.winning[key] = frozenset(found)
