@@ -215,6 +215,7 @@ class _Memo:
         self.legal: dict[int, list[Move]] = {}
         self.mate: dict[int, bool] = {}
         self.attacks: dict[tuple[int, int], frozenset[_Capture]] = {}
+        self.pseudo: dict[tuple[int, int], tuple[_Capture, ...]] = {}
         #: Mate searches: the fewest checks that mate from a position, the most that do not.
         self.mated: dict[int, int] = {}
         self.unmated: dict[int, int] = {}
@@ -236,6 +237,7 @@ class _Memo:
             self.legal,
             self.mate,
             self.attacks,
+            self.pseudo,
             self.mated,
             self.unmated,
             self.ordered,
@@ -269,6 +271,28 @@ def _options() -> tuple[int, ...]:
 _MEMO_LIMIT = 200_000
 
 
+def _pseudo_captures(board: Board, side: Color) -> tuple[_Capture, ...]:
+    """Every pseudo-legal capture by ``side`` of an enemy piece other than the king, as
+    (origin, target, victim code), in board order of the capturing pieces (memoised).  One
+    pass over the side's pieces serves :func:`_capture_list` and :func:`_attack_set`."""
+    key = (board.zobrist_hash(), side)
+    known = _MEMO.pseudo.get(key)
+    if known is not None:
+        return known
+    squares = board.squares
+    own = BLACK_BIT if side == BLACK else 0
+    found = []
+    for origin in range(90):
+        code = squares[origin]
+        if code and (code & BLACK_BIT) == own:
+            for victim in board.capture_targets(origin):
+                victim_code = squares[victim]
+                if victim_code & 7 != KING:
+                    found.append((origin, victim, victim_code))
+    result = _MEMO.pseudo[key] = tuple(found)
+    return result
+
+
 def _capture_list(board: Board, pseudo: bool) -> list[tuple[int, int, int, Move]]:
     """(origin, target, victim code, move) of the captures of material by the side to move,
     most valuable victim first, cheapest attacker first (memoised)."""
@@ -277,20 +301,14 @@ def _capture_list(board: Board, pseudo: bool) -> list[tuple[int, int, int, Move]
     if known is not None:
         return known
     squares = board.squares
-    side = board.turn
-    enemy_bit = 0 if side == BLACK else BLACK_BIT
     found: list[tuple[int, int, int, int, int, Move]] = []
-    for victim in range(90):
-        code = squares[victim]
-        if not code or (code & BLACK_BIT) != enemy_bit or code & 7 == KING:
-            continue
+    for origin, victim, code in _pseudo_captures(board, board.turn):
         value = piece_value(code, victim)
         if not value:
             continue
-        for origin in board.attackers(victim, side):
-            move = Move(origin, victim)
-            if pseudo or board.is_legal(move):
-                found.append((-value, _BASE_VALUE[squares[origin] & 7], origin, victim, code, move))
+        move = Move(origin, victim)
+        if pseudo or board.is_legal(move):
+            found.append((-value, _BASE_VALUE[squares[origin] & 7], origin, victim, code, move))
     found.sort()
     result = [(origin, victim, code, move) for _, _, origin, victim, code, move in found]
     _MEMO.captures[key] = result
@@ -398,18 +416,9 @@ def _attack_set(board: Board, side: Color) -> frozenset[_Capture]:
     code): what a later node compares with to keep only the captures a line made possible."""
     key = (board.zobrist_hash(), side)
     known = _MEMO.attacks.get(key)
-    if known is not None:
-        return known
-    squares = board.squares
-    enemy_bit = 0 if side == BLACK else BLACK_BIT
-    found = set()
-    for victim in range(90):
-        code = squares[victim]
-        if code and (code & BLACK_BIT) == enemy_bit and code & 7 != KING:
-            for origin in board.attackers(victim, side):
-                found.add((origin, victim, code))
-    result = _MEMO.attacks[key] = frozenset(found)
-    return result
+    if known is None:
+        known = _MEMO.attacks[key] = frozenset(_pseudo_captures(board, side))
+    return known
 
 
 def _between_squares(a: int, b: int) -> list[int]:
@@ -991,6 +1000,10 @@ class _Prober:
         maximizing = mover == self.side
         checks_left = side_checks if maximizing else reply_checks
         mine = previous
+        # The side's checks (and the opponent's) are generated only once the captures are
+        # searched without a cut-off: the same moves in the same order, fewer generated.
+        pending = False
+        standing: frozenset[_Capture] = frozenset()
         if board.is_check():
             moves = _ordered_evasions(board)
             if not moves:
@@ -1023,54 +1036,58 @@ class _Prober:
                 standing = previous | self._pruned
                 mine = _attack_set(board, mover)
             moves = _captures(board, standing=standing, moved=moved)
-            if checks_left > 0:
-                squares = board.squares
-                moves += [
-                    m
-                    for m in _checks(board)
-                    if m not in moves
-                    and not (
-                        m.to_square not in moved
-                        and (m.from_square, m.to_square, squares[m.to_square])
-                        in (standing if maximizing else self._pruned)
+            pending = checks_left > 0
+        batch = moves
+        while True:
+            for move in batch:
+                f, t = move
+                captured = board.squares[t]
+                kind = board.squares[f] & 7
+                board.push(move)
+                try:
+                    spent = 1 if board.is_check() else 0
+                    # A king's or pawn's own capture is licensed (26.1), unless it gives check
+                    # (26.8).
+                    next_tally = tally.after(
+                        move, captured, maximizing, kind in (KING, PAWN) and not spent
                     )
-                ]
-        for move in moves:
-            f, t = move
-            captured = board.squares[t]
-            kind = board.squares[f] & 7
-            board.push(move)
-            try:
-                spent = 1 if board.is_check() else 0
-                # A king's or pawn's own capture is licensed (26.1), unless it gives check
-                # (26.8).
-                next_tally = tally.after(
-                    move, captured, maximizing, kind in (KING, PAWN) and not spent
-                )
-                line = self._search(
-                    next_tally,
-                    ply + 1,
-                    alpha,
-                    beta,
-                    side_checks - spent if maximizing else side_checks,
-                    reply_checks if maximizing else reply_checks - spent,
-                    mine,
-                    (moved - {f}) | {t},
-                )
-            finally:
-                board.pop()
-            if maximizing:
-                if line.score > best.score:
+                    line = self._search(
+                        next_tally,
+                        ply + 1,
+                        alpha,
+                        beta,
+                        side_checks - spent if maximizing else side_checks,
+                        reply_checks if maximizing else reply_checks - spent,
+                        mine,
+                        (moved - {f}) | {t},
+                    )
+                finally:
+                    board.pop()
+                if maximizing:
+                    if line.score > best.score:
+                        best = _Line(line.score, (move, *line.moves))
+                        alpha = max(alpha, best.score)
+                elif line.score < best.score or (line.score == best.score and not best.moves):
+                    # On a tie the opponent's reply is shown rather than its standing still:
+                    # the line then names every piece that takes part (参考图50).
                     best = _Line(line.score, (move, *line.moves))
-                    alpha = max(alpha, best.score)
-            elif line.score < best.score or (line.score == best.score and not best.moves):
-                # On a tie the opponent's reply is shown rather than its standing still: the
-                # line then names every piece that takes part (参考图50).
-                best = _Line(line.score, (move, *line.moves))
-                beta = min(beta, best.score)
-            if alpha >= beta:
-                break
-        return best
+                    beta = min(beta, best.score)
+                if alpha >= beta:
+                    return best
+            if not pending:
+                return best
+            pending = False
+            squares = board.squares
+            left_out = standing if maximizing else self._pruned
+            batch = [
+                m
+                for m in _checks(board)
+                if m not in moves
+                and not (
+                    m.to_square not in moved
+                    and (m.from_square, m.to_square, squares[m.to_square]) in left_out
+                )
+            ]
 
     def _describe(self, line: tuple[Move, ...], score: int, check: bool) -> Gain:
         """Replay ``line`` to name the victim (the first piece the side takes) and the target
