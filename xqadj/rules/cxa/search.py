@@ -443,9 +443,9 @@ def _checks(board: Board) -> list[Move]:
 
 def _find_checks(board: Board) -> list[Move]:
     """The legal checking moves of the side to move.  Only moves that may check are tried: those
-    of a piece that shields the enemy king (a discovered check), and those landing where the
-    piece may check (:data:`CHECK_LANDING`); a rook or cannon off the king's lines reaches them
-    only where its own rank and file cross them."""
+    of a piece that shields the enemy king and would uncover an attack on it (a discovered
+    check), and those landing where the piece may check (:data:`CHECK_LANDING`); a rook or
+    cannon off the king's lines reaches them only where its own rank and file cross them."""
     side = board.turn
     king = board.king_squares[1 - side]
     shield = SHIELD[king]
@@ -459,7 +459,13 @@ def _find_checks(board: Board) -> list[Move]:
             continue
         kind = code & 7
         if shield[sq]:
-            candidates.extend(board.piece_moves(sq))
+            if kind == KING or _uncovers_check(board, sq, side):
+                candidates.extend(board.piece_moves(sq))
+            else:
+                # Off the board the piece would expose nothing: its move checks only from
+                # where it lands (directly, or as a new cannon screen), as any other piece's.
+                landing = CHECK_LANDING[kind][king]
+                candidates.extend(m for m in board.piece_moves(sq) if landing[m.to_square])
         elif kind == ROOK or kind == CANNON:
             for target in (sq // 9 * 9 + kf, kr * 9 + sq % 9):
                 move = Move(sq, target)
@@ -476,6 +482,14 @@ def _find_checks(board: Board) -> list[Move]:
         if ok:
             found.append(move)
     return found
+
+
+def _uncovers_check(board: Board, sq: int, side: Color) -> bool:
+    """Whether the enemy king would be attacked with ``side``'s piece on ``sq`` taken off the
+    board: only then may a move of that piece give a discovered check (or keep a check
+    already given, in a what-if position where the enemy king stands attacked)."""
+    with board.without_piece(sq):
+        return board.is_in_check(1 - side)
 
 
 # -- mate threats (24.2 杀) ------------------------------------------------------------------
