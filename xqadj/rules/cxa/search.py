@@ -26,6 +26,7 @@ from xqadj.board import (
     KNIGHT_ATTACKS,
     KNIGHT_LEG,
     PAWN,
+    PAWN_ATTACKERS,
     RAYS,
     RED,
     ROOK,
@@ -445,14 +446,19 @@ def _find_checks(board: Board) -> list[Move]:
     """The legal checking moves of the side to move.  Only moves that may check are tried: those
     of a piece that shields the enemy king and would uncover an attack on it (a discovered
     check), and those landing where the piece may check (:data:`CHECK_LANDING`); a rook or
-    cannon off the king's lines reaches them only where its own rank and file cross them."""
+    cannon off the king's lines reaches them only where its own rank and file cross them.  A
+    move that can uncover nothing checks from where it lands or not at all
+    (:func:`_checks_from`), which is told without making it."""
     side = board.turn
     king = board.king_squares[1 - side]
     shield = SHIELD[king]
     squares = board.squares
     own = BLACK_BIT if side == BLACK else 0
     kf, kr = king % 9, king // 9
-    candidates: list[Move] = []
+    # In a what-if position the enemy king may stand attacked already: then every move that
+    # keeps the attack checks, and each candidate is made.
+    attacked = board.is_in_check(1 - side)
+    candidates: list[tuple[Move, bool]] = []
     for sq in range(90):
         code = squares[sq]
         if not code or (code & BLACK_BIT) != own:
@@ -460,28 +466,75 @@ def _find_checks(board: Board) -> list[Move]:
         kind = code & 7
         if shield[sq]:
             if kind == KING or _uncovers_check(board, sq, side):
-                candidates.extend(board.piece_moves(sq))
+                candidates.extend((m, True) for m in board.piece_moves(sq))
             else:
                 # Off the board the piece would expose nothing: its move checks only from
                 # where it lands (directly, or as a new cannon screen), as any other piece's.
                 landing = CHECK_LANDING[kind][king]
-                candidates.extend(m for m in board.piece_moves(sq) if landing[m.to_square])
+                candidates.extend(
+                    (m, attacked) for m in board.piece_moves(sq) if landing[m.to_square]
+                )
         elif kind == ROOK or kind == CANNON:
             for target in (sq // 9 * 9 + kf, kr * 9 + sq % 9):
                 move = Move(sq, target)
                 if board.is_pseudo_legal(move):
-                    candidates.append(move)
+                    candidates.append((move, attacked))
         else:
             landing = CHECK_LANDING[kind][king]
-            candidates.extend(m for m in board.piece_moves(sq) if landing[m.to_square])
+            candidates.extend(
+                (m, attacked) for m in board.piece_moves(sq) if landing[m.to_square]
+            )
     found = []
-    for move in candidates:
+    for move, made in candidates:
+        if not made and not _checks_from(squares, move, side, king):
+            continue
         captured = board._make(move)
         ok = board.is_in_check(1 - side) and not board.is_in_check(side)
         board._unmake(move, captured)
         if ok:
             found.append(move)
     return found
+
+
+def _checks_from(squares: list[int], move: Move, side: Color, king: int) -> bool:
+    """Whether ``side``'s piece making ``move`` attacks the enemy ``king`` from where it lands,
+    directly or as the only screen of one of its cannons (the square it leaves counted empty).
+    Exact for a move whose piece, taken off the board, would expose nothing
+    (:func:`_uncovers_check`) while the king is not attacked: the square left opens no line
+    (other than the one the piece moves along, counted here), and the square taken still
+    blocks the lines it blocked."""
+    f, t = move
+    code = squares[f]
+    kind = code & 7
+    index = t * 90 + king
+    if kind == KNIGHT:
+        leg = KNIGHT_LEG[index]
+        if leg >= 0 and not squares[leg]:
+            return True
+    elif kind == PAWN and t in PAWN_ATTACKERS[side][king]:
+        return True
+    between = BETWEEN[index]
+    if between is None:
+        return False
+    screens = 0
+    for sq in between:
+        if squares[sq] and sq != f:
+            screens += 1
+    if kind == ROOK and not screens:
+        return True
+    if kind == CANNON and screens == 1:
+        return True
+    if screens:
+        return False
+    # Nothing between: the piece is a new screen if the first piece beyond it is a cannon of
+    # the side's.
+    for ray in RAYS[king]:
+        if t in ray:
+            for sq in ray[ray.index(t) + 1 :]:
+                if squares[sq] and sq != f:
+                    return squares[sq] == CANNON | (code & BLACK_BIT)
+            return False
+    return False
 
 
 def _uncovers_check(board: Board, sq: int, side: Color) -> bool:
