@@ -481,9 +481,7 @@ def _find_checks(board: Board) -> list[Move]:
                     candidates.append((move, attacked))
         else:
             landing = CHECK_LANDING[kind][king]
-            candidates.extend(
-                (m, attacked) for m in board.piece_moves(sq) if landing[m.to_square]
-            )
+            candidates.extend((m, attacked) for m in board.piece_moves(sq) if landing[m.to_square])
     found = []
     for move, made in candidates:
         if not made and not _checks_from(squares, move, side, king):
