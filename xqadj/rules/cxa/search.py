@@ -130,7 +130,17 @@ class _Tally(NamedTuple):
                 repliers = (repliers - {f}) | {t}
             takers = takers - {t}
         if not code:
-            return self._replace(takers=takers, repliers=repliers)
+            return _Tally(
+                self.pieces,
+                self.pawns,
+                self.recaptured,
+                self.counter,
+                self.final,
+                self.licensed,
+                takers,
+                self.base,
+                repliers,
+            )
         # A king's or pawn's capture of a piece that has just taken is a recapture, no chase.
         licensed = licensed and t not in self.repliers
         value = piece_value(code, t)
@@ -156,7 +166,7 @@ class _Tally(NamedTuple):
 
     def _net(self) -> int:
         """The score, licence aside."""
-        return self._replace(licensed=False).score()
+        return self._value(False)
 
     def score(self) -> int:
         """The net value (a crossed pawn is a strong unit).
@@ -171,6 +181,10 @@ class _Tally(NamedTuple):
         scores :data:`EVEN_TRADE`: it counts as a gain (26.5 "完整互吃后价值相当或得子者，按捉");
         a pawn won floating against a piece is no such trade ("不算得子"), a piece won and a
         pawn lost after it is (P5)."""
+        return self._value(self.licensed)
+
+    def _value(self, licensed: bool) -> int:
+        """:meth:`score`, with the licence of king and pawns (26.1) as ``licensed``."""
         pieces, pawns = self.pieces, self.pawns
         net = pieces + STRONG * pawns
         floated = (self.recaptured or self.counter) and (
@@ -184,7 +198,7 @@ class _Tally(NamedTuple):
             # and a pawn lost after it (P5: the pawn that gave the discovered check, taken
             # back once the 将军抽吃 has taken the advisor) is each side taking its own.
             return EVEN_TRADE
-        if net > 0 and self.licensed:
+        if net > 0 and licensed:
             # What the king or a pawn wins by itself at the end is licensed (26.1); what was
             # won before counts (参考图32: an even trade, then the king takes: nothing counts).
             return max(0, min(net, self.base))
@@ -374,7 +388,8 @@ def _evasions(board: Board) -> list[Move]:
     own = BLACK_BIT if side == BLACK else 0
     targets: set[int] = set()
     screens: set[int] = set()
-    for checker in board.attackers(king, 1 - side):
+    checkers = board.attackers(king, 1 - side)
+    for checker in checkers:
         targets.add(checker)
         kind = squares[checker] & 7
         if kind == KNIGHT:
@@ -402,8 +417,26 @@ def _evasions(board: Board) -> list[Move]:
                         if code == CANNON | own and sq not in screens:
                             candidates.append(Move(sq, target))
                         break
+    # Against a single checker, a move of a piece off the king's file, rank and knight legs
+    # that takes the checker, or steps onto the empty line of a rook or the leg of a knight,
+    # answers the check and exposes nothing: legal without being made.  (A piece stepping
+    # between a cannon and the king may give a second cannon its screen: it is made.)
+    single = blocks = -1
+    if len(checkers) == 1 and squares[checkers[0]] & 7 != KING:
+        single = checkers[0]
+        blocks = squares[single] & 7
+    near = SHIELD[king]
     found = []
     for move in dict.fromkeys(candidates):
+        f, t = move
+        if (
+            single >= 0
+            and f != king
+            and not near[f]
+            and (t == single or (not squares[t] and (blocks == ROOK or blocks == KNIGHT)))
+        ):
+            found.append(move)
+            continue
         captured = board._make(move)
         safe = not board.is_in_check(side)
         board._unmake(move, captured)
