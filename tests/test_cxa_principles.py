@@ -1,5 +1,5 @@
-"""The three principles of the CXA look-ahead 捉 (``shared/rules/CXA.md`` §5.6, issue 12), each on
-positions built for the test, not taken from the rulebook's diagrams: the case file
+"""The five principles of the CXA look-ahead 捉 (``shared/rules/CXA.md`` §5.6, issues 12 and
+20), each on positions built for the test, not taken from the rulebook's diagrams: the case file
 (``test_cxa.py``) shows that the principles keep the book's rulings; these show that they are
 what the classifier does on boards nobody tuned it for.
 
@@ -10,10 +10,14 @@ what the classifier does on boards nobody tuned it for.
   own chase, not netted against the line (neither against a 将军得子 nor as an even 各吃各子).
 * P3, a crossed pawn's value floats in every exchange the line counts, also against the piece a
   capture abandons (做根子).
+* P4, a same-type capture is an offer (兑) only when the move lined the pieces up or the
+  capturer can be taken back: a rook taking an undefended rook wins it.
+* P5, 26.5 for every form of 24.3: what the chaser loses before its first capture is the
+  price, what it loses after it is 各吃各子; an even result counts at the end of checks too.
 
 Also pinned here: the principal target of a chase is a piece that stood, not one the opponent
 threw in along the line (26.9), and a search that runs out of nodes keeps a gain it proved.
-Where a test failed before issue 12, its docstring says what the classifier answered then.
+Where a test failed before issue 12 or 20, its docstring says what the classifier answered then.
 """
 
 from __future__ import annotations
@@ -354,8 +358,8 @@ def test_a_search_that_runs_out_keeps_the_gain_it_proved(monkeypatch: pytest.Mon
     for the cannon, P3 and P5): a gain of :data:`search.EVEN_TRADE` whose exact search needs
     more than :data:`search.LINE_NODES` nodes.  The null window had shown a gain; the line
     keeps it, proved again with the mate tests on a budget of its own.  (Before issue 12 the
-    line was dropped: no gain.  Before P5 the advisor interposed against the second check
-    counted as a price paid, not a piece taken after the pawn, and the gain was 98.)"""
+    line was dropped: no gain.  Before P5 the advisor interposed against the second check,
+    having moved in the line, did not count as taken in a 各吃各子, and the gain was 98.)"""
     first = Move.from_iccs("i6e6")
     search._MEMO.clear()
     board = Board(BUDGET)

@@ -1,6 +1,6 @@
 """The CXA profile's move labels: 将 杀 捉 兑 献 拦 跟 闲 for a move of a cycle (24.1–24.8).
 
-They follow the three principles of CXA.md §5.6 (P1 parry, P2, P3).
+They follow the five principles of CXA.md §5.6 (P1 parry, P2, P3, P4, P5).
 
 Layer: rules (the CXA profile).
 """
