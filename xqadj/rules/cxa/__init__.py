@@ -27,13 +27,17 @@ graded by the heaviest reading, 从重: 将 > 杀 > 捉 > 兑/献 > 闲):
   being mated at once.  The look-ahead (:class:`search._Prober`) is a bounded alpha-beta search of
   captures and checks with real legal moves, both sides free to stop; material (2011 25.3): 车
   2, 马 = 炮 = 过河兵 1, 士 = 象 a small unit.  The licence of king and pawns (26.1) discounts
-  what they win by themselves; a capture of a piece of the same type that may take back first
-  is an offer (兑, 24.4), no chase.  Three principles of CXA.md §5.6 shape it: **P1** a move
+  what they win by themselves.  Five principles of CXA.md §5.6 shape it: **P1** a move
   that parries the attack of the opponent's preceding move creates no 捉 from a capture it
   neither makes, joins nor uncovers (:func:`labels._parry_gains`); **P2** a line ends when its
   material is won, and a capture the opponent could make anyway is no answer to it
   (:func:`search._winning_captures`); **P3** pawns traded against pieces are even in every exchange
-  the line counts (:meth:`search._Tally.score`).
+  the line counts (:meth:`search._Tally.score`); **P4** a capture of a piece of the same type
+  that may take back first is an offer (兑, 24.4), no chase, only when the move lined the two
+  up or the capturer can be taken back: a rook taking an undefended rook wins it
+  (:meth:`search._Prober.gains`); **P5** what the chaser loses before its first capture is the
+  gain's price, what it loses after it is 各吃各子, and an even 各吃各子 counts at the end of
+  checks as after a capture (:meth:`search._Tally.after`).
 * else **闲** (24.8), reported as 兑 or 献 (24.4, 24.5) where that is clear.
 
 The ruling (:func:`decide`; §3.4, 2011 第26条 棋例总则, 2020 24.9–24.14, 26.9): a side whose

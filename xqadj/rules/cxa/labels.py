@@ -1,6 +1,6 @@
 """The CXA profile's move labels: 将 杀 捉 兑 献 拦 跟 闲 for a move of a cycle (24.1–24.8).
 
-They follow the three principles of CXA.md §5.6 (P1 parry, P2, P3).
+They follow the five principles of CXA.md §5.6 (P1 parry, P2, P3, P4, P5).
 
 Layer: rules (the CXA profile).
 """
@@ -189,7 +189,7 @@ def _classify_raw(board: Board, move: Move) -> tuple[MoveLabel, list[tuple[int, 
     board.push(move)
     try:
         with board.passed_turn():
-            probe = _Prober(board, moved=move.to_square, strict=True)
+            probe = _Prober(board, moved=move.to_square, strict=True, vacated=move.from_square)
             after = probe.gains()
     finally:
         board.pop()
@@ -207,11 +207,7 @@ def _classify_raw(board: Board, move: Move) -> tuple[MoveLabel, list[tuple[int, 
         # elephant in passing, is idle; a gain of anything more is still a chase.  The gain is
         # told by what is first taken and by its value (a line's most valuable piece may be one
         # the opponent needlessly gave up along it).
-        others = [
-            g
-            for g in new
-            if g.victim_code & 7 not in (ADVISOR, ELEPHANT) or g.value > WEAK
-        ]
+        others = [g for g in new if g.victim_code & 7 not in (ADVISOR, ELEPHANT) or g.value > WEAK]
         if not others:
             label = _idle(board, move, probe.offers)
             return label._replace(note=label.note or _LONE_DEFENDER_NOTE), probe.offers
