@@ -376,7 +376,7 @@ def test_statistics_block(tmp_path: Path) -> None:
     lines = run.stdout.strip().splitlines()
     assert lines[-4:] == [
         "Results of A vs B: 4 games, 4 wins 0 losses 0 draws, 4 points (100.0 %)",
-        "  Elo: inf +/- inf, nElo: inf +/- 0.00, LOS: 100.00 % (2 pairs)",
+        "  Elo: n/a, nElo: n/a, LOS: 100.00 % (2 pairs)",
         "  Ptnml(0-2): [0, 0, 0, 0, 2]",
         "final: A 4 - 0 B over 4 games",
     ]
