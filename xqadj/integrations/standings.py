@@ -1,7 +1,9 @@
-"""What a tester reads after a match: the statistics of each pairing, the standings of a
-tournament, and how every engine's games ended, as pure functions over the tally.
+"""What a tester reads after a match: pairings, standings, how the games ended.
 
 Layer: integrations.
+
+Pure functions over the tally: the statistics block of each pairing, the standings of a
+tournament, and how every engine's games ended, with a warning when forfeits weigh.
 
 **What the figures count.**  W/L/D and the score count *every* finished game.  With game
 pairs (``--games 2``) the Elo, its error bar, LOS and the SPRT count only the *complete
