@@ -1,8 +1,9 @@
-"""An instant UCI engine for the benchmarks: it plays a game read from a file, move by move.
+"""An instant UCI engine for benchmarks and tests: it plays a game read from a file, move by move.
 
-``python bench/instant_engine.py GAME_FILE``: the file holds one game's moves (ICCS, white
+``python tests/engines/instant_engine.py GAME_FILE``: the file holds one game's moves (ICCS, white
 space between them).  To ``go`` it answers at once ``bestmove`` with the game's move at the
-current ply (the number of moves of the last ``position`` line), so that its own cost per move
+current ply (the number of moves of the last ``position startpos moves …`` line: the
+start position only), so that its own cost per move
 is a few microseconds and flat in the game's length: what a benchmark of the software between
 two engines needs.  Past the end of the game it answers ``bestmove (none)``.  It imports
 nothing from xqadj and checks nothing.
@@ -29,7 +30,7 @@ def main() -> None:
         elif line.startswith("isready"):
             out.write("readyok\n")
             out.flush()
-        elif line.startswith("uci"):
+        elif line.strip() == "uci":
             out.write("id name instant\nuciok\n")
             out.flush()
         elif line.startswith("quit"):
