@@ -38,7 +38,7 @@ def test_pairing_lines_say_what_they_count() -> None:
     assert unpaired[1] == "  Elo from the 3 games:" and len(unpaired) == 3
     no_pair_yet = pairing_lines("A", "B", Trinomial(1, 0, 0), Pentanomial())
     assert no_pair_yet[1] == (
-        "  Elo from the 1 game (no complete pair yet) (every sample the same result: no error bar):"
+        "  Elo from the 1 game (no complete pair yet), all with the same result: no error bar:"
     )
 
 

@@ -55,7 +55,24 @@ from xqadj.integrations.engine import (
     SearchLimit,
 )
 from xqadj.integrations.openings import Opening, OpeningBook, OpeningsSpec, read_openings
+from xqadj.integrations.standings import (
+    Endings,
+    Outcome,
+    Standing,
+    forfeit_warnings,
+    pairing_lines,
+    standings,
+    standings_lines,
+    termination_lines,
+    terminations,
+)
 from xqadj.integrations.stats import Pentanomial, Sprt, SprtState, Trinomial, elo_estimate
+from xqadj.integrations.statsview import (
+    PairingView,
+    ProgressPoint,
+    StatisticsView,
+    statistics_section,
+)
 from xqadj.integrations.timecontrol import (
     Clock,
     TimeControl,
@@ -557,7 +574,8 @@ class MatchConfig:
     #: 2: each encounter is a game pair (pentanomial statistics); 1: single games.
     games_per_encounter: int = 2
     sprt: Sprt | None = None
-    #: Print the statistics every this many games (0: at the end only).
+    #: Print the statistics every this many games (0: at the end only; the final block is
+    #: printed once, by the caller, after the last game).
     rating_interval: int = 0
     draw: DrawRule | None = None
     resign: ResignRule | None = None
@@ -625,6 +643,8 @@ class Match:
         self._decision: SprtState | None = None
         #: Every finished game, for ``--results``.
         self.game_log: list[dict[str, Any]] = []
+        #: The first pairing's statistics after each game played here, for the charts.
+        self.progress: list[ProgressPoint] = []
         self._ignoring_sigint: signal.Handlers | Callable[..., object] | int | None = None
         self._ignoring_sigterm: signal.Handlers | Callable[..., object] | int | None = None
 
@@ -806,9 +826,7 @@ class Match:
                 file=self.out,
                 flush=True,
             )
-            if config.rating_interval and self._done % config.rating_interval == 0:
-                for line in self.statistics():
-                    print(line, file=self.out, flush=True)
+            state = None
             if config.sprt is not None and self._decision is None:
                 state = config.sprt.state(self._sprt_sample())
                 if state.accepted is not None:
@@ -820,6 +838,21 @@ class Match:
                         flush=True,
                     )
                     self.stop()
+            self._note_progress(state)
+            # The final block follows the last game (and a decided SPRT): not twice.
+            last = self._done == total or self._decision is not None
+            if config.rating_interval and self._done % config.rating_interval == 0 and not last:
+                for line in self.statistics():
+                    print(line, file=self.out, flush=True)
+
+    def _note_progress(self, state: SprtState | None) -> None:
+        """The first pairing's Elo (and the SPRT's LLR) after this game, for the charts."""
+        estimate = elo_estimate(self._sprt_sample())
+        self.progress.append(
+            ProgressPoint(
+                self._done, estimate.elo, estimate.error, None if state is None else state.llr
+            )
+        )
 
     def _sprt_sample(self) -> Trinomial | Pentanomial:
         """The first engine's results against the second, in pairs when games are paired."""
@@ -843,29 +876,59 @@ class Match:
             if self.tally.trinomial(a, b).games
         ]
 
-    def statistics(self) -> list[str]:
-        """The statistics block, one pairing after the other (see :mod:`.stats`)."""
+    def statistics(self, final: bool = False) -> list[str]:
+        """The statistics block: each pairing (what W/L/D and the Elo count, :mod:`.standings`),
+        the SPRT, with three engines or more the standings; ``final`` adds how each engine's
+        games ended and the forfeit warnings."""
+        paired = self.config.games_per_encounter == 2
         lines = []
         for a, b in self.pairings():
-            games = self.tally.trinomial(a, b)
-            pairs = self.tally.pentanomial(a, b)
-            lines.append(
-                f"Results of {self.names[a]} vs {self.names[b]}: {games.games} games, "
-                f"{games.wins} wins {games.losses} losses {games.draws} draws, "
-                f"{games.points:g} points ({games.score * 100:.1f} %)"
-            )
-            sample: Trinomial | Pentanomial = pairs if pairs.pairs else games
-            estimate = elo_estimate(sample)
-            basis = f"{pairs.pairs} pairs" if pairs.pairs else f"{games.games} games"
-            lines.append(f"  {estimate.text()} ({basis})")
-            if self.config.games_per_encounter == 2:
-                counts = ", ".join(str(c) for c in pairs.counts())
-                lines.append(f"  Ptnml(0-2): [{counts}]")
+            pairs = self.tally.pentanomial(a, b) if paired else None
+            lines += pairing_lines(self.names[a], self.names[b], self.tally.trinomial(a, b), pairs)
         sprt = self.config.sprt
         if sprt is not None:
             state = self._decision or sprt.state(self._sprt_sample())
             lines.append(f"  SPRT ({sprt.text()}): {state.text()}")
+        if len(self.names) >= 3:
+            lines += standings_lines(self.standings())
+        if final:
+            endings = self.endings()
+            lines += termination_lines(endings)
+            lines += forfeit_warnings(endings)
         return lines
+
+    def standings(self) -> list[Standing]:
+        return standings(self.names, [self.tally.total(i) for i in range(len(self.names))])
+
+    def endings(self) -> list[Endings]:
+        """How each engine's games ended (a resumed game's ending is not known)."""
+        outcomes = [
+            Outcome(g["red"], g["black"], g["result"], g.get("termination", ""))
+            for g in self.game_log
+        ]
+        return terminations(self.names, outcomes)
+
+    def view(self, notes: Sequence[str] = ()) -> StatisticsView:
+        """What ``--html`` shows of the statistics (:mod:`.statsview`)."""
+        paired = self.config.games_per_encounter == 2
+        sprt = self.config.sprt
+        return StatisticsView(
+            [
+                PairingView(
+                    self.names[a],
+                    self.names[b],
+                    self.tally.trinomial(a, b),
+                    self.tally.pentanomial(a, b) if paired else None,
+                )
+                for a, b in self.pairings()
+            ],
+            sprt,
+            None if sprt is None else self._decision or sprt.state(self._sprt_sample()),
+            list(self.progress) if len(self.names) == 2 else [],
+            self.standings(),
+            self.endings(),
+            tuple(notes),
+        )
 
 
 def run_match(config: MatchConfig, out: TextIO = sys.stdout) -> MatchResult:
@@ -1022,7 +1085,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--html",
         type=Path,
-        help="write an HTML report: each ruled game drawn (xqadj.integrations.report)",
+        help="write an HTML report: the statistics with charts, then each ruled game drawn",
     )
 
 
@@ -1265,7 +1328,7 @@ def main(args: argparse.Namespace) -> int:
         except OSError as error:
             print(f"xqadj match: --results {config.results}: {error.strerror}", file=sys.stderr)
     try:
-        for line in match.statistics():
+        for line in match.statistics(final=True):
             print(line, flush=True)
         print(summary, flush=True)
     except BrokenPipeError:
@@ -1274,7 +1337,8 @@ def main(args: argparse.Namespace) -> int:
         from xqadj.integrations.report import write_match_report
 
         try:
-            write_match_report(args.html, result.records, [summary])
+            section = statistics_section(match.view())
+            write_match_report(args.html, result.records, [summary], section=section)
         except OSError as error:
             print(f"xqadj match: cannot write the report: {error}", file=sys.stderr)
             return 2

@@ -143,8 +143,15 @@ def _card(card: Card, letters: bool) -> str:
     )
 
 
-def render(title: str, summary: Sequence[str], cards: Iterable[Card], letters: bool = False) -> str:
-    """The page: ``title``, the ``summary`` lines, then the cards sorted by reason (stable:
+def render(
+    title: str,
+    summary: Sequence[str],
+    cards: Iterable[Card],
+    letters: bool = False,
+    section: str = "",
+) -> str:
+    """The page: ``title``, the ``summary`` lines, ``section`` (pre-rendered HTML placed
+    before the games: ``match``'s statistics), then the cards sorted by reason (stable:
     within a reason, in the order given)."""
     ordered = sorted(cards, key=_sort_key)
     sections: dict[Reason, list[Card]] = {}
@@ -177,7 +184,7 @@ def render(title: str, summary: Sequence[str], cards: Iterable[Card], letters: b
         f'<div class="summary">{html.escape(chr(10).join(summary))}</div>'
         f"<nav>{nav}</nav>"
         f'<p class="legend">Arrows: {legend}; the offender\'s moves are framed in red.</p>'
-        f"</header><main>{''.join(body)}</main></body></html>\n"
+        f"</header><main>{section}{''.join(body)}</main></body></html>\n"
     )
 
 
@@ -217,11 +224,15 @@ def match_cards(records: Iterable[MatchGame]) -> list[Card]:
 
 
 def write_match_report(
-    path: str | Path, records: Sequence[MatchGame], summary: Sequence[str], letters: bool = False
+    path: str | Path,
+    records: Sequence[MatchGame],
+    summary: Sequence[str],
+    letters: bool = False,
+    section: str = "",
 ) -> None:
-    """The report of an ``xqadj match``: ``summary`` lines, each game's result, then one card
-    per ruled game."""
+    """The report of an ``xqadj match``: ``summary`` lines, each game's result, ``section``
+    (the statistics, :mod:`xqadj.integrations.statsview`), then one card per ruled game."""
     lines = list(summary) + [
         f"game {r.number}: {r.red} vs {r.black}: {r.result} {r.termination}" for r in records
     ]
-    write(path, render("xqadj match: rulings", lines, match_cards(records), letters))
+    write(path, render("xqadj match: rulings", lines, match_cards(records), letters, section))

@@ -88,7 +88,9 @@ def pairing_lines(
     if pairs is not None and pairs.pairs:
         sample = pairs
         in_pairs = 2 * pairs.pairs
-        basis = f"the {pairs.pairs} complete pairs ({in_pairs} games"
+        basis = (
+            f"the {pairs.pairs} complete pair{'' if pairs.pairs == 1 else 's'} ({in_pairs} games"
+        )
         left = games.games - in_pairs
         if left:
             basis += f"; {left} game{'s' if left > 1 else ''} of an unfinished pair left out"
@@ -99,7 +101,7 @@ def pairing_lines(
         if pairs is not None:
             basis += " (no complete pair yet)"
     estimate = elo_estimate(sample)
-    note = "" if estimate.spread else " (every sample the same result: no error bar)"
+    note = "" if estimate.spread else ", all with the same result: no error bar"
     lines.append(f"  Elo from {basis}{note}:")
     lines.append(f"  {estimate.text()}")
     if pairs is not None:

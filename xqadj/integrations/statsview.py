@@ -99,6 +99,7 @@ STYLE = """
 #statistics table{border-collapse:collapse;margin:8px 0 14px;font-size:14px}
 #statistics th,#statistics td{border:1px solid #dcc39a;padding:3px 8px;text-align:left}
 #statistics td{white-space:nowrap}
+#statistics td.prose{white-space:normal;min-width:14em}
 #statistics td.n{text-align:right;font-variant-numeric:tabular-nums}
 #statistics th{background:#f6e7c8}
 #statistics .warning{color:#a00000;font-weight:600}
@@ -112,14 +113,15 @@ def _e(text: object) -> str:
     return html.escape(str(text))
 
 
-def _table(header: Sequence[str], rows: Sequence[Sequence[str]], numeric: set[int]) -> str:
+def _table(
+    header: Sequence[str], rows: Sequence[Sequence[str]], numeric: set[int], prose: int = -1
+) -> str:
+    """A table; the ``numeric`` columns aligned right, the ``prose`` column wrapped."""
     head = "".join(f"<th>{_e(cell)}</th>" for cell in header)
+    kinds = {**{i: ' class="n"' for i in numeric}, prose: ' class="prose"'}
     body = "".join(
         "<tr>"
-        + "".join(
-            f'<td class="n">{_e(cell)}</td>' if i in numeric else f"<td>{_e(cell)}</td>"
-            for i, cell in enumerate(row)
-        )
+        + "".join(f"<td{kinds.get(i, '')}>{_e(cell)}</td>" for i, cell in enumerate(row))
         + "</tr>"
         for row in rows
     )
@@ -148,7 +150,7 @@ def _pairing_row(pairing: PairingView) -> list[str]:
         plus_minus(estimate.elo, estimate.error),
         plus_minus(estimate.nelo, estimate.nelo_error),
         fixed(estimate.los * 100) + (" %" if math.isfinite(estimate.los) else ""),
-        basis + ("" if estimate.spread else "; every one the same result: no error bar"),
+        basis + ("" if estimate.spread else ", all with the same result: no error bar"),
     ]
 
 
@@ -209,6 +211,9 @@ def line_chart(
         return _LEFT + (x - x_low) / (x_high - x_low) * plot_w
 
     def py(y: float) -> float:
+        # Clamped to the plot area (a band wider than the range is cut at its edges; no
+        # clip-path, whose url() reference a self-contained page does not use).
+        y = min(max(y, y_low), y_high)
         return _TOP + (y_high - y) / (y_high - y_low) * plot_h
 
     parts = [
@@ -218,8 +223,6 @@ def line_chart(
         f'data-x="{_number(x_low)} {_number(x_high)}" data-y="{_number(y_low)} {_number(y_high)}" '
         f'font-family="system-ui,sans-serif" font-size="11">',
         f"<title>{_e(title)}</title>",
-        f'<defs><clipPath id="plot-{_e(kind)}"><rect x="{_LEFT}" y="{_TOP}" width="{plot_w}" '
-        f'height="{plot_h}"/></clipPath></defs>',
         f'<rect x="{_LEFT}" y="{_TOP}" width="{plot_w}" height="{plot_h}" fill="#fffdf8" '
         'stroke="#c8a064"/>',
     ]
@@ -242,7 +245,6 @@ def line_chart(
         f'<text x="{_LEFT + plot_w / 2:.0f}" y="{CHART_HEIGHT - 3}" text-anchor="middle">'
         "games</text>"
     )
-    clip = f'clip-path="url(#plot-{_e(kind)})"'
     finite_band = [(x, lo, hi) for x, lo, hi in band if math.isfinite(lo) and math.isfinite(hi)]
     if finite_band:
         outline = [(px(x), py(hi)) for x, _, hi in finite_band] + [
@@ -250,7 +252,7 @@ def line_chart(
         ]
         values = " ".join(f"{x:g}:{lo:.4g}:{hi:.4g}" for x, lo, hi in finite_band)
         parts.append(
-            f'<polygon class="band" {clip} fill="#c8a064" fill-opacity="0.3" stroke="none" '
+            f'<polygon class="band" fill="#c8a064" fill-opacity="0.3" stroke="none" '
             f'data-values="{values}" points="'
             + " ".join(f"{_number(x)},{_number(y)}" for x, y in outline)
             + '"/>'
@@ -279,12 +281,12 @@ def line_chart(
         if len(run) == 1:
             x, y = run[0]
             parts.append(
-                f'<circle class="value" {clip} data-values="{values}" cx="{_number(px(x))}" '
+                f'<circle class="value" data-values="{values}" cx="{_number(px(x))}" '
                 f'cy="{_number(py(y))}" r="2.5" fill="#2b1d0e"/>'
             )
         else:
             parts.append(
-                f'<polyline class="value" {clip} data-values="{values}" fill="none" '
+                f'<polyline class="value" data-values="{values}" fill="none" '
                 f'stroke="#2b1d0e" stroke-width="1.6" points="{coordinates}"/>'
             )
     parts.append("</svg>")
@@ -364,7 +366,7 @@ def _endings_html(table: Sequence[Endings]) -> str:
     ]
     header = ["Engine", "Games", "Wins by", "Losses by", "Draws by", "Forfeits lost"]
     warnings = "".join(f'<p class="warning">{_e(w)}</p>' for w in forfeit_warnings(table))
-    return "<h3>How the games ended</h3>" + _table(header, rows, {1, 5}) + warnings
+    return "<h3>How the games ended</h3>" + _table(header, rows, {1, 5}, prose=4) + warnings
 
 
 def statistics_section(view: StatisticsView) -> str:
@@ -389,7 +391,8 @@ def statistics_section(view: StatisticsView) -> str:
             "<p>W, L, D and the points count every finished game; the Elo, nElo and LOS count "
             "what the last column says: the complete game pairs when games are paired.</p>"
         )
-        parts.append(_table(header, [_pairing_row(p) for p in view.pairings], {1, 2, 3, 4}))
+        rows = [_pairing_row(p) for p in view.pairings]
+        parts.append(_table(header, rows, {1, 2, 3, 4}, prose=len(header) - 1))
     else:
         parts.append("<p>No game was finished.</p>")
     parts.append(_sprt_html(view))
