@@ -10,11 +10,13 @@ the same games twice:
 * through **``xqadj match``** (a subprocess, as a user runs it: ``--move-limit 0 --max-plies
   N``, so that every game is N plies long; the game is chosen so that no rule ends it).
 
-For each, the time from the end of the first game to the end of the last, divided by the
-moves played in between (so that starting the engines is left out), the fastest of
-``--repeat`` runs (3) of each, interleaved, at short games (166
-plies, a typical engine game) and long ones (2,000 plies).  Targets (issue 18): the match's
-cost a move flat in the game's length, and within 2× the relay's.
+and, in-process, the referee alone (each move parsed and pushed to xqadj's ``Game``: the
+work of the match that the relay does not do).  For the relay and the match, the time from the
+end of the first game to the end of the last, divided by the moves played in between (so that
+starting the engines is left out), the fastest of ``--repeat`` runs (3) of each, interleaved,
+at short games (166 plies, a typical engine game) and long ones (2,000 plies).  Targets (issue
+18): the match's cost a move flat in the game's length, and within 2× the relay's.  On a
+loaded machine the figures swing by 2× or more from run to run: compare them within one run.
 
     python bench/match_cost.py [--short 166] [--long 2000] [--short-games 12] [--long-games 3]
         [--repeat 3]
@@ -24,6 +26,7 @@ from __future__ import annotations
 
 import argparse
 import io
+import math
 import os
 import random
 import subprocess
@@ -35,6 +38,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from xqadj.board import Move  # noqa: E402
 from xqadj.referee import Game  # noqa: E402
 
 ENGINE = ROOT / "tests" / "engines" / "instant_engine.py"
@@ -132,6 +136,19 @@ def match_us(command: list[str], plies: int, games: int) -> float:
     return (ends[-1] - ends[0]) / (plies * (games - 1)) * 1e6
 
 
+def referee_us(moves: list[str], plies: int, repeat: int) -> float:
+    """What the match does a move that a relay does not: parse the engine's move and follow it
+    with xqadj's referee (legality, repetition, mate and stalemate), in-process."""
+    best = math.inf
+    for _ in range(max(repeat, 3)):
+        game = Game(move_limit=0)
+        started = time.perf_counter()
+        for text in moves[:plies]:
+            game.push(Move.from_iccs(text))
+        best = min(best, (time.perf_counter() - started) / plies * 1e6)
+    return best
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--short", type=int, default=166, help="plies of a short game")
@@ -154,17 +171,27 @@ def main() -> None:
             for _ in range(args.repeat):
                 relays.append(relay_us(command, plies, games))
                 matches.append(match_us(command, plies, games))
-            rows.append((plies, games, min(relays), min(matches)))
-    print(f"{'games':>14}  {'relay µs/move':>13}  {'match µs/move':>13}  {'match/relay':>11}")
-    for plies, games, relay, match in rows:
+            rows.append(
+                (plies, games, min(relays), min(matches), referee_us(moves, plies, args.repeat))
+            )
+    print(
+        f"{'games':>14}  {'relay µs/move':>13}  {'match µs/move':>13}  {'match/relay':>11}  "
+        f"{'referee µs/move':>15}  {'(match-referee)/relay':>21}"
+    )
+    for plies, games, relay, match, referee in rows:
         print(
             f"{games:>3} × {plies:>5} ply  {relay:>13.0f}  {match:>13.0f}  {match / relay:>10.2f}×"
+            f"  {referee:>15.0f}  {(match - referee) / relay:>20.2f}×"
         )
     short, long = rows[0][3], rows[1][3]
     worst = max(row[3] / row[2] for row in rows)
     print(
         f"match long/short: {long / short:.2f} (target: flat, about 1); worst match/relay: "
         f"{worst:.2f}× (target: within 2×)"
+    )
+    print(
+        "referee: parsing each move and following it with xqadj's Game in-process, the work "
+        "a relay does not do"
     )
     print(
         f"issue 18's figures before the fix: match {ISSUE_FIGURES['match_short']} and "
