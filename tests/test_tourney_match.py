@@ -423,13 +423,15 @@ def test_standings_terminations_and_forfeit_warning_with_three_engines(tmp_path:
     games, well over the warning's tenth.  The standings rank all three; the terminations say
     how each engine's games ended."""
     bad = shlex.join([sys.executable, str(SCRIPTED), "--illegal-at", "1"])
-    html = tmp_path / "m.html"
+    html, results = tmp_path / "m.html", tmp_path / "r.json"
     run = match(
         *engine("A", "--seed", "1"),
         *engine("B", "--seed", "2"),
         "--engine",
         f"cmd={bad}",
         "name=C",
+        "--results",
+        str(results),
         "--rounds",
         "2",
         "--max-plies",
@@ -456,6 +458,13 @@ def test_standings_terminations_and_forfeit_warning_with_three_engines(tmp_path:
     assert '<section id="statistics">' in page and "<h3>Standings</h3>" in page
     assert page.index("<main>") < page.index('id="statistics"')  # before the games
     assert "4 of the 8 games of C" in page
+    document = json.loads(results.read_text())
+    assert [(p["rank"], p["engine"]) for p in document["standings"]][-1] == (3, "C")
+    assert document["terminations"]["C"]["losses"]["illegal-move"] == 4
+    assert document["terminations"]["C"]["forfeits_lost"] == 4
+    assert any(" of C " in warning for warning in document["warnings"])
+    assert {s["elo_from"] for s in document["statistics"]} == {"pairs"}
+    assert all(s["elo_samples"] == 2 for s in document["statistics"])  # 2 pairs a pairing
 
 
 def test_html_statistics_with_the_sprt_chart(tmp_path: Path) -> None:

@@ -1222,7 +1222,8 @@ def results_document(match: Match, result: MatchResult) -> dict[str, Any]:
     for a, b in match.pairings():
         games = match.tally.trinomial(a, b)
         pairs = match.tally.pentanomial(a, b)
-        estimate = elo_estimate(pairs if pairs.pairs else games)
+        from_pairs = config.games_per_encounter == 2 and pairs.pairs > 0
+        estimate = elo_estimate(pairs if from_pairs else games)
         statistics.append(
             {
                 "engines": [match.names[a], match.names[b]],
@@ -1238,8 +1239,12 @@ def results_document(match: Match, result: MatchResult) -> dict[str, Any]:
                 "nelo": _finite(estimate.nelo),
                 "nelo_error": _finite(estimate.nelo_error),
                 "los": _finite(estimate.los),
+                # What the Elo, nElo and LOS count: the complete pairs, or the games.
+                "elo_from": "pairs" if from_pairs else "games",
+                "elo_samples": estimate.samples,
             }
         )
+    endings = match.endings()
     sprt = None
     if config.sprt is not None:
         state = result.decision or config.sprt.state(match._sprt_sample())
@@ -1274,6 +1279,29 @@ def results_document(match: Match, result: MatchResult) -> dict[str, Any]:
         "games": sorted(match.game_log, key=lambda game: int(game["number"])),
         "statistics": statistics,
         "sprt": sprt,
+        "standings": [
+            {
+                "rank": place.rank,
+                "engine": place.engine,
+                "games": place.games.games,
+                "points": place.games.points,
+                "draws": place.games.draws,
+                "elo": _finite(place.estimate.elo),
+                "elo_error": _finite(place.estimate.error),
+            }
+            for place in match.standings()
+        ],
+        "terminations": {
+            ending.engine: {
+                "wins": dict(ending.wins),
+                "losses": dict(ending.losses),
+                "draws": dict(ending.draws),
+                "forfeits_lost": ending.forfeits_lost,
+                "forfeits_won": ending.forfeits_won,
+            }
+            for ending in endings
+        },
+        "warnings": forfeit_warnings(endings),
     }
 
 
