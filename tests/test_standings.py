@@ -31,14 +31,14 @@ def test_pairing_lines_say_what_they_count() -> None:
     lines = pairing_lines("A", "B", Trinomial(3, 1, 1), Pentanomial(ld=1, ww=1))
     assert lines[0].startswith("Results of A vs B, all 5 games: 3 wins, 1 losses, 1 draws")
     assert lines[1] == (
-        "  Elo from the 2 complete pairs (4 games; 1 game of an unfinished pair left out):"
+        "  Elo from the 2 complete pairs (4 games; 1 game unpaired, left out):"
     )
     assert lines[3] == "  Ptnml(0-2): [0, 1, 0, 0, 1]"
     unpaired = pairing_lines("A", "B", Trinomial(1, 1, 1), None)
     assert unpaired[1] == "  Elo from the 3 games:" and len(unpaired) == 3
     no_pair_yet = pairing_lines("A", "B", Trinomial(1, 0, 0), Pentanomial())
     assert no_pair_yet[1] == (
-        "  Elo from the 1 game (no complete pair yet), all with the same result: no error bar:"
+        "  Elo from the 1 game (no complete pair yet), all the same result: no error bar:"
     )
 
 

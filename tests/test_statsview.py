@@ -121,7 +121,7 @@ def test_the_tables_say_what_they_count_and_print_no_inf() -> None:
     cells = [td.text for td in root.iter("td")]
     assert cells[:5] == ["A vs B", "5", "5", "0", "0"]
     assert (
-        "2 complete pairs (1 unpaired game left out), all with the same result: no error bar"
+        "2 complete pairs (1 unpaired game left out), all the same result: no error bar"
         in cells
     )
     assert "inf" not in fragment and "nan" not in fragment.replace("nano", "")

@@ -378,7 +378,7 @@ def test_statistics_block(tmp_path: Path) -> None:
     # 0.00"); the block says what W/L/D and the Elo count.
     assert lines[-8:] == [
         "Results of A vs B, all 4 games: 4 wins, 0 losses, 0 draws, 4 points (100.0 %)",
-        "  Elo from the 2 complete pairs (4 games), all with the same result: no error bar:",
+        "  Elo from the 2 complete pairs (4 games), all the same result: no error bar:",
         "  Elo: n/a, nElo: n/a, LOS: 100.00 %",
         "  Ptnml(0-2): [0, 0, 0, 0, 2]",
         "How the games ended, per engine:",

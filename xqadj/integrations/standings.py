@@ -26,7 +26,7 @@ engine's games, a warning says that its Elo measures them too.
 >>> for line in pairing_lines("A", "B", Trinomial(3, 1, 1), Pentanomial(draw=1, ww=1)):
 ...     print(line)
 Results of A vs B, all 5 games: 3 wins, 1 losses, 1 draws, 3.5 points (70.0 %)
-  Elo from the 2 complete pairs (4 games; 1 game of an unfinished pair left out):
+  Elo from the 2 complete pairs (4 games; 1 game unpaired, left out):
   Elo: 190.85 +/- n/a, nElo: 245.67 +/- 340.48, LOS: 92.14 %
   Ptnml(0-2): [0, 0, 1, 0, 1]
 """
@@ -93,7 +93,7 @@ def pairing_lines(
         )
         left = games.games - in_pairs
         if left:
-            basis += f"; {left} game{'s' if left > 1 else ''} of an unfinished pair left out"
+            basis += f"; {left} game{'s' if left > 1 else ''} unpaired, left out"
         basis += ")"
     else:
         sample = games
@@ -101,7 +101,7 @@ def pairing_lines(
         if pairs is not None:
             basis += " (no complete pair yet)"
     estimate = elo_estimate(sample)
-    note = "" if estimate.spread else ", all with the same result: no error bar"
+    note = "" if estimate.spread else ", all the same result: no error bar"
     lines.append(f"  Elo from {basis}{note}:")
     lines.append(f"  {estimate.text()}")
     if pairs is not None:

@@ -150,7 +150,7 @@ def _pairing_row(pairing: PairingView) -> list[str]:
         plus_minus(estimate.elo, estimate.error),
         plus_minus(estimate.nelo, estimate.nelo_error),
         fixed(estimate.los * 100) + (" %" if math.isfinite(estimate.los) else ""),
-        basis + ("" if estimate.spread else ", all with the same result: no error bar"),
+        basis + ("" if estimate.spread else ", all the same result: no error bar"),
     ]
 
 
