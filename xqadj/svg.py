@@ -685,3 +685,4 @@ def notebook_picture(position: Board) -> str:
     arrow."""
     lastmove = position.move_stack[-1] if position.move_stack else None
     return board(position, lastmove=lastmove, size=360)
+

@@ -195,7 +195,11 @@ def _classify_raw(board: Board, move: Move) -> tuple[MoveLabel, list[tuple[int, 
         # elephant in passing, is idle; a gain of anything more is still a chase.  The gain is
         # told by what is first taken and by its value (a line's most valuable piece may be one
         # the opponent needlessly gave up along it).
-        others = [g for g in new if g.victim_code & 7 not in (ADVISOR, ELEPHANT) or g.value > WEAK]
+        others = [
+            g
+            for g in new
+            if g.victim_code & 7 not in (ADVISOR, ELEPHANT) or g.value > WEAK
+        ]
         if not others:
             label = _idle(board, move, probe.offers)
             return label._replace(note=label.note or _LONE_DEFENDER_NOTE), probe.offers
