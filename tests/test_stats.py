@@ -235,7 +235,10 @@ def test_elo_symmetric_under_swapping_engines(result):
     assert theirs.score == pytest.approx(1 - mine.score)
     if math.isfinite(mine.elo):
         assert theirs.elo == pytest.approx(-mine.elo, abs=1e-9)
+    if mine.spread:  # without spread nElo is ±inf or undefined (NaN), on both sides
         assert theirs.nelo == pytest.approx(-mine.nelo, abs=1e-9)
+    else:
+        assert not theirs.spread
     if math.isnan(mine.los):  # no spread at a score of ½: undefined from either side
         assert math.isnan(theirs.los)
     else:
