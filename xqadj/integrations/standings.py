@@ -51,6 +51,7 @@ __all__ = [
     "Endings",
     "Outcome",
     "Standing",
+    "elo_sample",
     "forfeit_kind",
     "forfeit_warnings",
     "pairing_lines",
@@ -70,6 +71,16 @@ FORFEIT_WARNING_SHARE = 0.10
 UNKNOWN_ENDING = "earlier (resumed)"
 
 
+def elo_sample(games: Trinomial, pairs: Pentanomial | None) -> Trinomial | Pentanomial:
+    """What a pairing's Elo counts: its complete ``pairs`` when games are paired and one is
+    complete, else its ``games``.
+
+    >>> elo_sample(Trinomial(1, 0, 0), Pentanomial()), elo_sample(Trinomial(2), Pentanomial(ww=1))
+    (Trinomial(wins=1, draws=0, losses=0), Pentanomial(ll=0, ld=0, draw=0, wd=0, ww=1))
+    """
+    return pairs if pairs is not None and pairs.pairs else games
+
+
 def pairing_lines(
     first: str,
     second: str,
@@ -84,19 +95,16 @@ def pairing_lines(
         f"{games.losses} losses, {games.draws} draws, {games.points:g} points "
         f"({games.score * 100:.1f} %)"
     ]
-    sample: Trinomial | Pentanomial
-    if pairs is not None and pairs.pairs:
-        sample = pairs
-        in_pairs = 2 * pairs.pairs
-        basis = (
-            f"the {pairs.pairs} complete pair{'' if pairs.pairs == 1 else 's'} ({in_pairs} games"
-        )
+    sample = elo_sample(games, pairs)
+    if isinstance(sample, Pentanomial):
+        in_pairs = 2 * sample.pairs
+        plural = "" if sample.pairs == 1 else "s"
+        basis = f"the {sample.pairs} complete pair{plural} ({in_pairs} games"
         left = games.games - in_pairs
         if left:
             basis += f"; {left} game{'s' if left > 1 else ''} unpaired, left out"
         basis += ")"
     else:
-        sample = games
         basis = f"the {games.games} game{'' if games.games == 1 else 's'}"
         if pairs is not None:
             basis += " (no complete pair yet)"

@@ -31,7 +31,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from xqadj.integrations.standings import Endings, Standing, forfeit_warnings
+from xqadj.integrations.standings import Endings, Standing, elo_sample, forfeit_warnings
 from xqadj.integrations.stats import (
     Pentanomial,
     Sprt,
@@ -130,14 +130,14 @@ def _table(
 
 def _pairing_row(pairing: PairingView) -> list[str]:
     games, pairs = pairing.games, pairing.pairs
-    if pairs is not None and pairs.pairs:
-        estimate = elo_estimate(pairs)
-        basis = f"{pairs.pairs} complete pairs"
-        left = games.games - 2 * pairs.pairs
+    sample = elo_sample(games, pairs)
+    estimate = elo_estimate(sample)
+    if isinstance(sample, Pentanomial):
+        basis = f"{sample.pairs} complete pairs"
+        left = games.games - 2 * sample.pairs
         if left:
             basis += f" ({left} unpaired game{'s' if left > 1 else ''} left out)"
     else:
-        estimate = elo_estimate(games)
         basis = f"{games.games} games"
     return [
         f"{pairing.first} vs {pairing.second}",

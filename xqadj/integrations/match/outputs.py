@@ -22,8 +22,8 @@ from typing import Any, TextIO
 from xqadj.integrations.match.options import MatchConfig, Player
 from xqadj.integrations.match.record import GameRecord, MatchResult
 from xqadj.integrations.match.tally import MatchTally
-from xqadj.integrations.standings import forfeit_warnings
-from xqadj.integrations.stats import SprtState, elo_estimate
+from xqadj.integrations.standings import elo_sample, forfeit_warnings
+from xqadj.integrations.stats import Pentanomial, SprtState, elo_estimate
 from xqadj.integrations.statsview import StatisticsView, statistics_section
 from xqadj.integrations.tournament import ScheduledGame
 
@@ -116,8 +116,9 @@ def results_document(
     for a, b in tally.pairings():
         games = tally.tally.trinomial(a, b)
         pairs = tally.tally.pentanomial(a, b)
-        from_pairs = config.games_per_encounter == 2 and pairs.pairs > 0
-        estimate = elo_estimate(pairs if from_pairs else games)
+        sample = elo_sample(games, pairs if config.games_per_encounter == 2 else None)
+        from_pairs = isinstance(sample, Pentanomial)
+        estimate = elo_estimate(sample)
         statistics.append(
             {
                 "engines": [names[a], names[b]],

@@ -20,6 +20,7 @@ from xqadj.integrations.standings import (
     Endings,
     Outcome,
     Standing,
+    elo_sample,
     forfeit_warnings,
     pairing_lines,
     standings,
@@ -95,7 +96,9 @@ class MatchTally:
         )
         self.done += 1
         self._state = self.sprt_state()
-        estimate = elo_estimate(self.sprt_sample())
+        paired = self.games_per_encounter == 2
+        games = self.tally.trinomial(0, 1)
+        estimate = elo_estimate(elo_sample(games, self.tally.pentanomial(0, 1) if paired else None))
         llr = None if self._state is None else self._state.llr
         self.progress.append(ProgressPoint(self.done, estimate.elo, estimate.error, llr))
 
