@@ -80,7 +80,7 @@ def main(args: argparse.Namespace) -> int:
         except OSError as error:
             print(f"xqadj match: --results {config.results}: {error.strerror}", file=sys.stderr)
     try:
-        for line in match.statistics():
+        for line in match.statistics(final=True):
             print(line, flush=True)
         print(summary, flush=True)
     except BrokenPipeError:
@@ -90,7 +90,9 @@ def main(args: argparse.Namespace) -> int:
             from xqadj.integrations.report import Drawing
 
             drawing = Drawing(args.letters, args.flip, picture_coordinates(args))
-            write_html(args.html, result.records, [summary], drawing, args.rules)
+            write_html(
+                args.html, result.records, [summary], match.tally.view(), drawing, args.rules
+            )
         except OSError as error:
             print(f"xqadj match: cannot write the report: {error}", file=sys.stderr)
             return 2

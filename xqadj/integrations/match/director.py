@@ -105,21 +105,23 @@ class Match:
         self.tally.add(scheduled, record)
         total = len(self.schedule)
         print(progress_line(scheduled, record, total, self.tally), file=self.out, flush=True)
-        if config.rating_interval and self.tally.done % config.rating_interval == 0:
-            for line in self.tally.statistics():
-                print(line, file=self.out, flush=True)
         state = self.tally.decide()
         if state is not None:
             print(sprt_line(state, self.tally.done), file=self.out, flush=True)
             self.stop()
+        # The final block follows the last game, or a decided SPRT: it is not printed twice.
+        last = self.tally.done == total or self.tally.decision is not None
+        if config.rating_interval and self.tally.done % config.rating_interval == 0 and not last:
+            for line in self.tally.statistics():
+                print(line, file=self.out, flush=True)
 
     def score_line(self) -> str:
         """``score A 3 - 2 B`` for two engines, else ``A 3, B 2.5, C 0.5``."""
         return self.tally.score_line()
 
-    def statistics(self) -> list[str]:
+    def statistics(self, final: bool = False) -> list[str]:
         """The statistics block (see :meth:`.MatchTally.statistics`)."""
-        return self.tally.statistics()
+        return self.tally.statistics(final)
 
 
 def run_match(config: MatchConfig, out: TextIO = sys.stdout) -> MatchResult:

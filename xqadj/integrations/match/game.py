@@ -23,7 +23,13 @@ from typing import Protocol
 
 from xqadj.board import BLACK, PAWN, RED, XqadjError
 from xqadj.integrations.adjudication import Adjudicator, DrawRule, ResignRule, parse_info
-from xqadj.integrations.engine import Engine, EngineError, EngineSpec, SearchLimit
+from xqadj.integrations.engine import (
+    Engine,
+    EngineError,
+    EngineSpec,
+    PositionText,
+    SearchLimit,
+)
 from xqadj.integrations.match.options import MatchConfig, Player
 from xqadj.integrations.match.record import GameRecord
 from xqadj.integrations.openings import Opening, OpeningBook
@@ -149,6 +155,11 @@ def play_game(
     game = Game(opening.fen, rules=rules, move_limit=move_limit, forbidden_run=forbidden_run)
     for text in opening.moves:
         game.push_iccs(text)
+    # The position command's text in each engine's notation, one move appended at a time.
+    positions = {
+        slot.spec.notation: PositionText(opening.fen, slot.spec.notation).extend(game.moves)
+        for slot in (red, black)
+    }
     slots = {RED: red, BLACK: black}
     by_side = {RED: red_player, BLACK: black_player}
     clocks: dict[int, Clock | None] = {
@@ -188,12 +199,13 @@ def play_game(
             own_limit, go, deadline = _search(engine, by_side[side], clocks, side, limit)
             reply = engine.best_move(
                 opening.fen,
-                list(game.moves),
+                game.moves,
                 own_limit,
                 banned,
                 slot.start_timeout,
                 go=go,
                 deadline=deadline,
+                position=positions[engine.spec.notation].text,
             )
         except EngineError as error:
             if stopped(error):
@@ -245,6 +257,8 @@ def play_game(
                 "illegal-move",
                 f"{slot.spec.name} played {reply}, illegal in {game.board.fen()}",
             )
+        for position in positions.values():
+            position.push(move)
         if on_clocks:
             remaining = None if clock is None or clock.fixed else clock.remaining_ms
             record.move_comments.append(move_comment(spent, remaining, info.score_text, info.depth))

@@ -75,7 +75,8 @@ class MatchConfig:
     #: 2: each encounter is a game pair (pentanomial statistics); 1: single games.
     games_per_encounter: int = 2
     sprt: Sprt | None = None
-    #: Print the statistics every this many games (0: at the end only).
+    #: Print the statistics every this many games (0: at the end only; the final block is
+    #: printed once, by the command, after the last game).
     rating_interval: int = 0
     draw: DrawRule | None = None
     resign: ResignRule | None = None
@@ -232,7 +233,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--html",
         type=Path,
-        help="write an HTML report: each ruled game drawn (xqadj.integrations.report)",
+        help="write an HTML report: the statistics with charts, then each ruled game drawn",
     )
     add_picture_arguments(parser, " (--html's boards)")
 

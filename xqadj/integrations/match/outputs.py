@@ -3,7 +3,8 @@
 The PGN file the games are appended to (:class:`PgnFile`), the lines it prints (a game's
 progress line, the SPRT's decision, the final summary), the ``--results`` JSON
 (:func:`results_document`, :func:`write_results`) and the ``--html`` report (:func:`write_html`,
-drawn by :mod:`xqadj.integrations.report`).
+drawn by :mod:`xqadj.integrations.report`, its statistics by
+:mod:`xqadj.integrations.statsview`).
 
 Layer: integrations.  Inside :mod:`xqadj.integrations.match` it imports only :mod:`.record`,
 :mod:`.options` and :mod:`.tally`.
@@ -21,7 +22,9 @@ from typing import TYPE_CHECKING, Any, TextIO
 from xqadj.integrations.match.options import MatchConfig, Player
 from xqadj.integrations.match.record import GameRecord, MatchResult
 from xqadj.integrations.match.tally import MatchTally
-from xqadj.integrations.stats import SprtState, elo_estimate
+from xqadj.integrations.standings import elo_sample, forfeit_warnings
+from xqadj.integrations.stats import Pentanomial, SprtState, elo_estimate
+from xqadj.integrations.statsview import StatisticsView, statistics_section
 from xqadj.integrations.tournament import ScheduledGame
 
 if TYPE_CHECKING:
@@ -116,7 +119,9 @@ def results_document(
     for a, b in tally.pairings():
         games = tally.tally.trinomial(a, b)
         pairs = tally.tally.pentanomial(a, b)
-        estimate = elo_estimate(pairs if pairs.pairs else games)
+        sample = elo_sample(games, pairs if config.games_per_encounter == 2 else None)
+        from_pairs = isinstance(sample, Pentanomial)
+        estimate = elo_estimate(sample)
         statistics.append(
             {
                 "engines": [names[a], names[b]],
@@ -132,8 +137,12 @@ def results_document(
                 "nelo": _finite(estimate.nelo),
                 "nelo_error": _finite(estimate.nelo_error),
                 "los": _finite(estimate.los),
+                # What the Elo, nElo and LOS count: the complete pairs, or the games.
+                "elo_from": "pairs" if from_pairs else "games",
+                "elo_samples": estimate.samples,
             }
         )
+    endings = tally.endings()
     sprt = None
     if config.sprt is not None:
         state = result.decision or config.sprt.state(tally.sprt_sample())
@@ -168,6 +177,29 @@ def results_document(
         "games": sorted(tally.game_log, key=lambda game: int(game["number"])),
         "statistics": statistics,
         "sprt": sprt,
+        "standings": [
+            {
+                "rank": place.rank,
+                "engine": place.engine,
+                "games": place.games.games,
+                "points": place.games.points,
+                "draws": place.games.draws,
+                "elo": _finite(place.estimate.elo),
+                "elo_error": _finite(place.estimate.error),
+            }
+            for place in tally.standings()
+        ],
+        "terminations": {
+            ending.engine: {
+                "wins": dict(ending.wins),
+                "losses": dict(ending.losses),
+                "draws": dict(ending.draws),
+                "forfeits_lost": ending.forfeits_lost,
+                "forfeits_won": ending.forfeits_won,
+            }
+            for ending in endings
+        },
+        "warnings": forfeit_warnings(endings),
     }
 
 
@@ -182,11 +214,14 @@ def write_html(
     path: Path,
     records: Sequence[GameRecord],
     lines: Sequence[str],
+    view: StatisticsView | None = None,
     drawing: Drawing | None = None,
     rules: str | None = None,
 ) -> None:
-    """The ``--html`` report of the match's games, drawn as ``drawing`` says (``--letters``,
-    ``--flip``, ``--coordinates``); raises OSError."""
+    """The ``--html`` report of the match's games: the statistics of ``view`` first
+    (:mod:`xqadj.integrations.statsview`), then the ruled games drawn as ``drawing`` says
+    (``--letters``, ``--flip``, ``--coordinates``); raises OSError."""
     from xqadj.integrations.report import write_match_report
 
-    write_match_report(path, records, lines, drawing=drawing, rules=rules)
+    sections = () if view is None else (statistics_section(view),)
+    write_match_report(path, records, lines, drawing=drawing, rules=rules, sections=sections)

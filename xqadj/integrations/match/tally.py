@@ -1,8 +1,10 @@
 """The tally of a match: results by pairing, the score, the statistics, the SPRT.
 
 Every game's result by pairing (:class:`xqadj.integrations.tournament.Tally`), the score line,
-the statistics block (:mod:`xqadj.integrations.stats`: Elo, pentanomial pairs), the SPRT, and
-the log of finished games that ``--results`` writes.
+the statistics block (:mod:`xqadj.integrations.stats`: Elo, pentanomial pairs; with
+:mod:`xqadj.integrations.standings`: what each figure counts, the standings, the terminations),
+the SPRT, the log of finished games that ``--results`` writes, and the statistics after each
+game that ``--html`` charts (:mod:`xqadj.integrations.statsview`).
 
 Layer: integrations.  Inside :mod:`xqadj.integrations.match` it imports only :mod:`.record`
 (and none of the modules that play games).
@@ -14,7 +16,20 @@ from collections.abc import Sequence
 from typing import Any
 
 from xqadj.integrations.match.record import GameRecord
+from xqadj.integrations.standings import (
+    Endings,
+    Outcome,
+    Standing,
+    elo_sample,
+    forfeit_warnings,
+    pairing_lines,
+    standings,
+    standings_lines,
+    termination_lines,
+    terminations,
+)
 from xqadj.integrations.stats import Pentanomial, Sprt, SprtState, Trinomial, elo_estimate
+from xqadj.integrations.statsview import PairingView, ProgressPoint, StatisticsView
 from xqadj.integrations.tournament import PlayedGame, ScheduledGame, Tally
 
 __all__ = ["MatchTally"]
@@ -37,6 +52,11 @@ class MatchTally:
         self.game_log: list[dict[str, Any]] = []
         #: Games finished (those taken from the PGN file included).
         self.done = 0
+        #: The first pairing's Elo and the SPRT's LLR after each game played (not resumed),
+        #: for the charts of ``--html``.
+        self.progress: list[ProgressPoint] = []
+        #: The SPRT's state after the last game added, computed once a game.
+        self._state: SprtState | None = None
 
     @property
     def played(self) -> int:
@@ -56,6 +76,7 @@ class MatchTally:
             }
         )
         self.done += 1
+        self._state = None
 
     def add(self, scheduled: ScheduledGame, record: GameRecord) -> None:
         """Count a game just played."""
@@ -74,13 +95,19 @@ class MatchTally:
             }
         )
         self.done += 1
+        self._state = self.sprt_state()
+        paired = self.games_per_encounter == 2
+        games = self.tally.trinomial(0, 1)
+        estimate = elo_estimate(elo_sample(games, self.tally.pentanomial(0, 1) if paired else None))
+        llr = None if self._state is None else self._state.llr
+        self.progress.append(ProgressPoint(self.done, estimate.elo, estimate.error, llr))
 
     def decide(self) -> SprtState | None:
         """The SPRT's state if it has just accepted a hypothesis (it is then kept as
         :attr:`decision`), else None."""
         if self.sprt is None or self.decision is not None:
             return None
-        state = self.sprt.state(self.sprt_sample())
+        state = self._state or self.sprt.state(self.sprt_sample())
         if state.accepted is None:
             return None
         self.decision = state
@@ -114,25 +141,55 @@ class MatchTally:
             if self.tally.trinomial(a, b).games
         ]
 
-    def statistics(self) -> list[str]:
-        """The statistics block, one pairing after the other (:mod:`xqadj.integrations.stats`)."""
+    def statistics(self, final: bool = False) -> list[str]:
+        """The statistics block: each pairing, saying what W/L/D and the Elo count
+        (:func:`~xqadj.integrations.standings.pairing_lines`), the SPRT, with three engines or
+        more the standings; ``final`` adds how each engine's games ended and the forfeit
+        warnings."""
+        paired = self.games_per_encounter == 2
         lines = []
         for a, b in self.pairings():
-            games = self.tally.trinomial(a, b)
-            pairs = self.tally.pentanomial(a, b)
-            lines.append(
-                f"Results of {self.names[a]} vs {self.names[b]}: {games.games} games, "
-                f"{games.wins} wins {games.losses} losses {games.draws} draws, "
-                f"{games.points:g} points ({games.score * 100:.1f} %)"
-            )
-            sample: Trinomial | Pentanomial = pairs if pairs.pairs else games
-            estimate = elo_estimate(sample)
-            basis = f"{pairs.pairs} pairs" if pairs.pairs else f"{games.games} games"
-            lines.append(f"  {estimate.text()} ({basis})")
-            if self.games_per_encounter == 2:
-                counts = ", ".join(str(c) for c in pairs.counts())
-                lines.append(f"  Ptnml(0-2): [{counts}]")
+            pairs = self.tally.pentanomial(a, b) if paired else None
+            lines += pairing_lines(self.names[a], self.names[b], self.tally.trinomial(a, b), pairs)
         state = self.sprt_state()
         if self.sprt is not None and state is not None:
             lines.append(f"  SPRT ({self.sprt.text()}): {state.text()}")
+        if len(self.names) >= 3:
+            lines += standings_lines(self.standings())
+        if final:
+            endings = self.endings()
+            lines += termination_lines(endings)
+            lines += forfeit_warnings(endings)
         return lines
+
+    def standings(self) -> list[Standing]:
+        """Every engine's place against the field."""
+        return standings(self.names, [self.tally.total(i) for i in range(len(self.names))])
+
+    def endings(self) -> list[Endings]:
+        """How each engine's games ended (a resumed game's ending is not known)."""
+        outcomes = [
+            Outcome(g["red"], g["black"], g["result"], g.get("termination", ""))
+            for g in self.game_log
+        ]
+        return terminations(self.names, outcomes)
+
+    def view(self) -> StatisticsView:
+        """What ``--html`` shows of the statistics (:mod:`xqadj.integrations.statsview`)."""
+        paired = self.games_per_encounter == 2
+        return StatisticsView(
+            [
+                PairingView(
+                    self.names[a],
+                    self.names[b],
+                    self.tally.trinomial(a, b),
+                    self.tally.pentanomial(a, b) if paired else None,
+                )
+                for a, b in self.pairings()
+            ],
+            self.sprt,
+            self.sprt_state(),
+            list(self.progress) if len(self.names) == 2 else [],
+            self.standings(),
+            self.endings(),
+        )
