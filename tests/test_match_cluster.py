@@ -28,7 +28,8 @@ from test_integrations import pgn_games
 from xqadj.board import STARTING_FEN
 from xqadj.integrations.engine import EngineSpec, SearchLimit
 from xqadj.integrations.match import Match, MatchConfig, MatchError, Opening
-from xqadj.integrations.match.cluster import ClusterRunner
+from xqadj.integrations.match.cluster import ClusterRunner, pairs
+from xqadj.integrations.match.game import game_jobs
 
 try:
     from dask.distributed import Client, LocalCluster
@@ -187,6 +188,52 @@ def test_a_worker_killed_mid_match_loses_no_game(
     assert sorted(int(g["MatchGame"]) for g in pgn_games(pgn)) == list(range(1, 9))
 
 
+def test_pairs_keep_the_games_of_an_encounter_together(tmp_path: Path) -> None:
+    """A task is a game pair; one game where --resume left one of its pair, or with --games 1."""
+    match_config = config(tmp_path / "m.pgn", games=5)
+    match = Match(match_config, io.StringIO())
+    jobs = game_jobs(match_config, match.schedule, match.book, match.players, 0)
+    assert [[j.scheduled.number for j in pair] for pair in pairs(jobs)] == [[1, 2], [3, 4], [5]]
+    assert [[j.scheduled.number for j in pair] for pair in pairs(jobs[1:])] == [[2], [3, 4], [5]]
+
+
+@pytest.mark.parametrize(
+    "options, message",
+    [
+        (["--cluster", "local:0"], "local:N needs N of 1 or more, got 'local:0'"),
+        (["--cluster", "nowhere"], "not a cluster address: 'nowhere'"),
+    ],
+)
+def test_bad_cluster_addresses(options: list[str], message: str) -> None:
+    engine = shlex.join([sys.executable, str(ENGINE)])
+    command = ["match", "--engine", f"cmd={engine}", "--engine", f"cmd={engine}", *options]
+    run = subprocess.run(
+        [sys.executable, "-m", "xqadj", *command], capture_output=True, text=True, cwd=REPO
+    )
+    assert run.returncode == 2 and message in run.stderr and "Traceback" not in run.stderr
+
+
+def test_cluster_without_dask_says_how_to_install_it() -> None:
+    hide_dask = (
+        "import sys; sys.modules['dask'] = None; sys.modules['dask.distributed'] = None; "
+        "from xqadj.cli import main; sys.exit(main(sys.argv[1:]))"
+    )
+    engine = shlex.join([sys.executable, str(ENGINE)])
+    command = ["match", "--engine", f"cmd={engine}", "--engine", f"cmd={engine}"]
+    run = subprocess.run(
+        [sys.executable, "-c", hide_dask, *command, "--cluster", "local:2"],
+        capture_output=True,
+        text=True,
+        cwd=REPO,
+        timeout=60,
+    )
+    assert run.returncode == 2
+    assert run.stderr == (
+        "xqadj match: --cluster needs Dask distributed: pip install 'xqadj[cluster]'\n"
+    )
+    assert run.stdout == ""
+
+
 # -- the command: the SPRT's stop and Ctrl-C leave nothing running --------------------------------
 
 
@@ -222,15 +269,18 @@ def _gone(check: Any) -> bool:
     return False
 
 
-def _match_command(tmp_path: Path, *options: str) -> list[str]:
-    def engine(name: str, *settings: str) -> list[str]:
+def _match_command(tmp_path: Path, *options: str, think: int = 0) -> list[str]:
+    """A and B on ``local:2``, logging to ``tmp_path``; A believes it wins, B that it loses."""
+
+    def engine(name: str, score: int) -> list[str]:
         log = tmp_path / f"{name}.log"
-        command = shlex.join([sys.executable, str(ENGINE), "--log", str(log), *settings])
+        settings = ["--log", str(log), "--score", str(score), "--think", str(think)]
+        command = shlex.join([sys.executable, str(ENGINE), *settings])
         return ["--engine", f"cmd={command}", f"name={name}"]
 
     return [sys.executable, "-m", "xqadj", "match", *options, "--cluster", "local:2"] + [
-        *engine("A", "--score", "1000"),
-        *engine("B", "--score", "-1000"),
+        *engine("A", 1000),
+        *engine("B", -1000),
     ]
 
 
@@ -263,8 +313,8 @@ def test_sprt_stop_on_the_cluster_leaves_nothing_running(tmp_path: Path) -> None
 def test_ctrl_c_on_the_cluster_leaves_nothing_running(tmp_path: Path) -> None:
     if LocalCluster is None:
         skip_or_fail("dask[distributed] is not installed")
-    # Engines that think 5 s a move: the games are in progress at the Ctrl-C.
-    command = _match_command(tmp_path, "--games", "8", "--each", "st=5", "--concurrency", "2")
+    # Engines that think 3 s a move (within the 5 s grace): games in progress at the Ctrl-C.
+    command = _match_command(tmp_path, "--games", "8", "--concurrency", "2", think=3000)
     with subprocess.Popen(
         command,
         stdout=subprocess.PIPE,

@@ -16,9 +16,11 @@ How it is kept honest:
   (:class:`.MatchError`) if no worker can.  Workers that join later (a restarted worker, a new
   machine) are checked the same way before they get a game.
 * **``--concurrency``** is the number of games a worker plays at once.  It is a Dask worker
-  resource, :data:`RESOURCE`: every pair task needs one unit, and a worker that passed the
-  handshake is given ``--concurrency`` units (``Worker.set_resources``), so a worker that did
-  not pass it gets no game at all.  A worker also plays no more games at once than it has
+  resource of the match's own (``xqadj_game_<match id>``, see :attr:`ClusterRunner.resource`):
+  every pair task needs one unit, and a worker that passed the handshake is given
+  ``--concurrency`` units (``Worker.set_resources``), so a worker that did not pass it gets no
+  game at all, not even one that passed an earlier match's handshake (the resource is taken
+  back at the end).  A worker also plays no more games at once than it has
   threads: ``local:N`` starts N workers of ``--concurrency`` threads each; start remote workers
   with ``dask worker … --nthreads C`` (a note says when a worker has fewer threads).
 * **Stopping.**  The SPRT's decision, Ctrl-C and SIGTERM call :func:`stop_match` on every
@@ -39,7 +41,9 @@ Layer: integrations.  Inside :mod:`xqadj.integrations.match` it imports only :mo
 from __future__ import annotations
 
 import contextlib
+import os
 import signal
+import socket
 import sys
 import threading
 import time
@@ -55,10 +59,8 @@ from xqadj.integrations.match.game import EngineSlot, Finished, GameJob, play_jo
 from xqadj.integrations.match.options import MatchConfig
 from xqadj.integrations.match.record import GameRecord, MatchError
 
-__all__ = ["RESOURCE", "ClusterRunner", "handshake", "pairs", "play_pair", "stop_match"]
+__all__ = ["ClusterRunner", "handshake", "pairs", "play_pair", "stop_match"]
 
-#: The Dask worker resource a game takes: a worker offers ``--concurrency`` of it.
-RESOURCE = "xqadj_game"
 #: Times a pair that Dask gave up on (its workers kept dying) is submitted again.
 RESUBMITS = 3
 #: Seconds between looks at the stop flag and at the cluster's workers.
@@ -88,14 +90,16 @@ def handshake(engines: Sequence[EngineSpec], timeout: float) -> list[str]:
 
 
 def _log_folder(log_dir: Path | None) -> Path | None:
-    """``--log``'s folder on this worker (made if missing), or None where it cannot be."""
+    """This worker's folder for ``--log``: ``DIR/HOST-PID`` (made if missing; the workers of
+    one machine would otherwise write the same ``NAME-N.log``), or None where it cannot be."""
     if log_dir is None:
         return None
+    folder = log_dir / f"{socket.gethostname()}-{os.getpid()}"
     try:
-        log_dir.mkdir(parents=True, exist_ok=True)
+        folder.mkdir(parents=True, exist_ok=True)
     except OSError:
         return None
-    return log_dir
+    return folder
 
 
 def play_pair(
@@ -145,9 +149,9 @@ def stop_match(match_id: str) -> int:
     return len(entries)
 
 
-async def _offer_games(games: int, dask_worker: Any) -> None:
-    """Let this worker take ``games`` pairs at once (its :data:`RESOURCE`)."""
-    await dask_worker.set_resources(**{RESOURCE: games})
+async def _offer_games(resource: str, games: int, dask_worker: Any) -> None:
+    """Let this worker take ``games`` pairs at once (``games`` of the match's ``resource``)."""
+    await dask_worker.set_resources(**{resource: games})
 
 
 # -- on the client --------------------------------------------------------------------------------
@@ -177,6 +181,8 @@ class ClusterRunner:
         self.stopped = ""
         self.signal = 0
         self.match_id = f"xqadj-match-{uuid.uuid4().hex}"
+        #: The Dask worker resource a game of this match takes (one unit).
+        self.resource = f"xqadj_game_{self.match_id[12:]}"
         #: Worker addresses that passed the handshake, and all those that were checked.
         self.workers: set[str] = set()
         self.left_out: dict[str, str] = {}
@@ -258,8 +264,18 @@ class ClusterRunner:
                 self._halt(running, finished)
 
     def close(self) -> None:
-        """Close the client (with ``local[:N]``, the cluster and its workers with it)."""
+        """Take the match's resource back from the workers and close the client (with
+        ``local[:N]``, the cluster and its workers with it)."""
         try:
+            if self._client is not None and self.workers:
+                with contextlib.suppress(Exception):  # a worker or the scheduler gone
+                    self._client.run(
+                        _offer_games,
+                        self.resource,
+                        0,
+                        workers=list(self.workers),
+                        on_error="ignore",
+                    )
             self._exit.close()
         finally:
             if self._ignoring_sigint is not None:
@@ -282,7 +298,7 @@ class ClusterRunner:
             tuple(config.engines),
             config.handshake_timeout,
             config.log_dir,
-            resources={RESOURCE: 1},
+            resources={self.resource: 1},
             pure=False,
         )
 
@@ -354,7 +370,7 @@ class ClusterRunner:
                 )
                 continue
             try:
-                client.run(_offer_games, config.concurrency, workers=[address])
+                client.run(_offer_games, self.resource, config.concurrency, workers=[address])
             except Exception as error:  # gone since the handshake
                 self.left_out[address] = f"{type(error).__name__}: {error}"
                 continue
@@ -377,7 +393,7 @@ class ClusterRunner:
             return
         self._halted = True
         client = self._client
-        client.run(stop_match, self.match_id, on_error="ignore")
+        self._stop_workers()
         deadline = time.monotonic() + HALT_WAIT
         try:
             while running and time.monotonic() < deadline:
@@ -397,7 +413,13 @@ class ClusterRunner:
             self.stopped = "output closed"
         finally:
             if running:
-                client.cancel(list(running))
+                with contextlib.suppress(Exception):
+                    client.cancel(list(running))
             # A pair that started on a worker after the first call (it was on its way there):
             # the mark stops it, and this kills whatever it had started.
-            client.run(stop_match, self.match_id, on_error="ignore")
+            self._stop_workers()
+
+    def _stop_workers(self) -> None:
+        """:func:`stop_match` on every worker; a worker or scheduler gone cannot be helped."""
+        with contextlib.suppress(Exception):
+            self._client.run(stop_match, self.match_id, on_error="ignore")
