@@ -392,6 +392,7 @@ class ClusterRunner:
         if self._halted:
             return
         self._halted = True
+        self.stop_event.set()  # whatever brought it here (an error, a closed output) stops it
         client = self._client
         self._stop_workers()
         deadline = time.monotonic() + HALT_WAIT
