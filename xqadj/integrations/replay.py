@@ -139,6 +139,7 @@ from xqadj.integrations.arguments import (
     add_rules_arguments,
     picture_coordinates,
 )
+from xqadj.integrations.cluster import address_argument
 from xqadj.integrations.gamefiles import (
     BINARY_FORMATS,
     EXTENSIONS,
@@ -889,16 +890,6 @@ def _positive(text: str) -> int:
     return value
 
 
-def _cluster_address(text: str) -> str:
-    if text == "local" or text.startswith("local:") or "://" in text or ":" in text:
-        if text.startswith("local:"):
-            _positive(text[6:])
-        return text
-    raise argparse.ArgumentTypeError(
-        f"not a cluster address: {text!r} (tcp://HOST:PORT, local or local:N)"
-    )
-
-
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """The ``replay`` subcommand's arguments; its function is :func:`main`."""
     parser.add_argument("files", nargs="+", metavar="FILE", help="game files or directories")
@@ -921,7 +912,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--cluster",
-        type=_cluster_address,
+        type=address_argument,
         metavar="ADDRESS",
         help="rule on a Dask cluster: tcp://HOST:8786 for a running scheduler, local[:N] to "
         "start N local worker processes (needs pip install 'xqadj[cluster]')",

@@ -23,7 +23,8 @@ Every engine (one set per concurrent game) is started before the first game, so 
 that cannot start is an error before the match.  Ctrl-C (or SIGTERM) stops the match: queued
 games are not started, games in progress are dropped unscored, every engine is killed, and the
 finished games stay in the PGN; the summary line is printed and the exit status is 130 (143 for
-SIGTERM).
+SIGTERM).  ``--cluster local[:N]|tcp://HOST:PORT`` plays the game pairs on the workers of a
+Dask cluster instead (:mod:`.cluster`); this process still tallies and writes everything.
 
 The subpackage, each module importing only those before it in this list:
 
@@ -36,6 +37,7 @@ The subpackage, each module importing only those before it in this list:
 * :mod:`.tally` — results, statistics and the SPRT (:class:`~.tally.MatchTally`);
 * :mod:`.outputs` — the PGN file, the printed lines, ``--results``, ``--html``;
 * :mod:`.local` — the local runner: a thread pool, ``--concurrency``, Ctrl-C;
+* :mod:`.cluster` — the Dask runner of ``--cluster``: game pairs played on the workers;
 * :mod:`.director` — :class:`Match`: jobs to a runner, finished games to the tally and the
   outputs;
 * :mod:`.command` — :func:`main`, the command;

@@ -1,13 +1,14 @@
 """The director of a match: game jobs out to a runner, finished games into the tally.
 
 It names the engines, makes the schedule and the game jobs, hands them to a runner
-(:class:`.local.LocalRunner`), and takes every finished game as it comes, in any order: it
-tallies it (:mod:`.tally`), appends it to the PGN file and prints its line (:mod:`.outputs`),
-and stops the match when the SPRT is decided.
+(:class:`.local.LocalRunner`, or :class:`.cluster.ClusterRunner` with ``--cluster``), and
+takes every finished game as it comes, in any order: it tallies it (:mod:`.tally`), appends
+it to the PGN file and prints its line (:mod:`.outputs`), and stops the match when the SPRT is
+decided.
 
 Layer: integrations.  Inside :mod:`xqadj.integrations.match` it imports only the modules
 below it: :mod:`.record`, :mod:`.schedule`, :mod:`.options`, :mod:`.game`, :mod:`.tally`,
-:mod:`.outputs` and :mod:`.local`.
+:mod:`.outputs`, :mod:`.local` and :mod:`.cluster`.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from __future__ import annotations
 import sys
 from typing import TextIO
 
+from xqadj.integrations.match.cluster import ClusterRunner
 from xqadj.integrations.match.game import GameJob, Runner, game_jobs
 from xqadj.integrations.match.local import LocalRunner
 from xqadj.integrations.match.options import MatchConfig, Player
@@ -54,7 +56,13 @@ class Match:
         )
         self.book = config.book or OpeningBook(config.openings)
         self.tally = MatchTally(self.names, config.games_per_encounter, config.sprt)
-        self.runner: Runner = runner if runner is not None else LocalRunner(config)
+        if runner is None:
+            runner = (
+                LocalRunner(config)
+                if config.cluster is None
+                else ClusterRunner(config, config.cluster)
+            )
+        self.runner: Runner = runner
         self._pgn: PgnFile | None = None
         self._records: dict[int, GameRecord] = {}
 

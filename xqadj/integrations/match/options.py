@@ -18,6 +18,7 @@ from pathlib import Path
 
 from xqadj.integrations.adjudication import DrawRule, ResignRule
 from xqadj.integrations.arguments import add_picture_arguments, add_rules_arguments
+from xqadj.integrations.cluster import ClusterError, address_argument, check_available
 from xqadj.integrations.engine import EngineSpec, SearchLimit
 from xqadj.integrations.match.schedule import plan
 from xqadj.integrations.openings import Opening, OpeningBook, OpeningsSpec
@@ -84,6 +85,8 @@ class MatchConfig:
     resume: bool = False
     #: Write every game and the statistics here as JSON at the end.
     results: Path | None = None
+    #: Play the games on this Dask cluster (``local[:N]`` or a scheduler's address), not here.
+    cluster: str | None = None
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -129,7 +132,19 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "pair) or 1; without --rounds, a number above 2 is the games of a two-engine match",
     )
     parser.add_argument("--repeat", action="store_true", help="the same as --games 2")
-    parser.add_argument("--concurrency", type=int, default=1, help="games at once (default 1)")
+    parser.add_argument(
+        "--concurrency",
+        type=int,
+        default=1,
+        help="games at once (default 1); with --cluster, games at once on each worker",
+    )
+    parser.add_argument(
+        "--cluster",
+        type=address_argument,
+        metavar="ADDRESS",
+        help="play the game pairs on a Dask cluster: tcp://HOST:8786 for a running scheduler, "
+        "local[:N] to start N local worker processes (needs pip install 'xqadj[cluster]')",
+    )
     parser.add_argument(
         "--openings",
         nargs="+",
@@ -302,6 +317,11 @@ def configure(args: argparse.Namespace) -> tuple[MatchConfig, list[str]]:
             seed = int.from_bytes(os.urandom(4), "big") >> 1
             notes.append(f"openings shuffled with --seed {seed} (give it to --resume this match)")
         book = spec.book(seed)
+    if args.cluster is not None:
+        try:
+            check_available()
+        except ClusterError as error:
+            raise ValueError(str(error)) from None
     args._option = "--sprt"
     sprt = Sprt.parse(args.sprt) if args.sprt else None
     args._option = "--draw"
@@ -341,5 +361,6 @@ def configure(args: argparse.Namespace) -> tuple[MatchConfig, list[str]]:
         resign=resign,
         resume=args.resume,
         results=args.results,
+        cluster=args.cluster,
     )
     return config, notes
