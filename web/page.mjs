@@ -34,32 +34,32 @@ function shareLink(summary) {
 }
 
 function showRuling(summary) {
-  const box = $("ruling");
-  box.replaceChildren();
   const ruling = summary.ruling;
   const title = document.createElement("h2");
-  const line = document.createElement("p");
-  const code = document.createElement("code");
-  line.append(code);
+  const details = [];
   if (ruling) {
     title.textContent = ruling.title;
+    const line = document.createElement("p");
+    const code = document.createElement("code");
     code.textContent =
       `ruling result ${ruling.result} reason ${ruling.reason} ply ${ruling.ply} offender ${ruling.offender} ` +
       `article ${ruling.article} cycle ${ruling.cycle.join(" ")}`.trim();
+    line.append(code);
     const explanation = document.createElement("p");
     explanation.id = "explanation";
     explanation.textContent = ruling.explanation;
-    box.append(title, line, explanation);
+    details.push(line, explanation);
   } else {
     title.textContent = `No ruling after ${summary.moves.length} moves (${summary.rules.toUpperCase()} rules)`;
-    box.append(title);
   }
   if (summary.unread > 0) {
     const unread = document.createElement("p");
     unread.textContent = `${summary.unread} moves recorded after the ruling were not read: the game ended at the ruling.`;
-    box.append(unread);
+    details.push(unread);
   }
-  box.dataset.result = ruling ? ruling.result : "*";
+  $("ruling").replaceChildren(title);
+  $("ruling").dataset.result = ruling ? ruling.result : "*";
+  $("details").replaceChildren(...details);
 }
 
 function showPly(target) {
@@ -148,7 +148,8 @@ async function main() {
   $("next").addEventListener("click", () => showPly(ply + 1));
   $("last").addEventListener("click", () => showPly(Infinity));
   document.addEventListener("keydown", (event) => {
-    if (!reading || event.target.closest("input, textarea, select")) return;
+    const target = event.target;
+    if (!reading || (target instanceof Element && target.closest("input, textarea, select"))) return;
     const moves = { ArrowLeft: ply - 1, ArrowRight: ply + 1, Home: 0, End: Infinity };
     if (event.key in moves) {
       event.preventDefault();

@@ -107,8 +107,7 @@ class Arbiter {
 
   newGame(fen) {
     const start = startOf(fen);
-    this.#call("ucinewgame");
-    return parseRuling(this.#call(`position ${start}`));
+    return parseRuling(check(this.#python.new_game(start === "startpos" ? "" : start.slice(4))));
   }
 
   move(move) {

@@ -23,7 +23,7 @@ thin shell around them:
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from xqadj import svg
@@ -48,6 +48,10 @@ class Arbiter:
     ''
     >>> arbiter.send("status").split(" fen ")[0]
     'status ply 2 occurrences 1 result * reason none'
+    >>> arbiter.new_game("9/9 w")
+    "error bad-fen expected 10 ranks separated by '/', got 2"
+    >>> arbiter.send("status").split(" fen ")[0]
+    'status ply 2 occurrences 1 result * reason none'
     >>> Arbiter("fide")
     Traceback (most recent call last):
     ...
@@ -69,6 +73,18 @@ class Arbiter:
         """The answer to one protocol command line, its lines joined by newlines ('' for none).
         One string, not a list: crossing into JavaScript costs per object."""
         return "\n".join(self._session.handle(line))
+
+    def new_game(self, fen: str = "") -> str:
+        """Follow a new game from ``fen`` (empty: the standard start); the answer to its
+        ``position`` line.  A bad FEN is refused and the game followed stays as it was (a
+        ``ucinewgame`` then a bad ``position`` would have reset it)."""
+        session = Session()
+        session.options = replace(self._session.options)
+        session.handle("ucinewgame")  # the game is made under the options
+        answer = session.handle(f"position fen {fen}" if fen else "position startpos")
+        if not (answer and answer[0].startswith("error ")):
+            self._session = session
+        return "\n".join(answer)
 
     def explain(self) -> str | None:
         """The explanation of the game's ruling, or ``None`` while it has none."""
