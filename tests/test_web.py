@@ -95,8 +95,9 @@ def _cases() -> list[dict[str, Any]]:
             rows = list(csv.DictReader(handle, delimiter="\t"))
         for options in variants:
             for row in rows:
-                cases.append({"id": row["id"], "fen": row["fen"], "moves": row["moves"],
-                              "options": options})
+                cases.append(
+                    {"id": row["id"], "fen": row["fen"], "moves": row["moves"], "options": options}
+                )
     return cases
 
 
@@ -196,7 +197,8 @@ def test_bad_input_through_the_module_is_the_protocols_error(dist: Path, tmp_pat
         f"""
 import {{ loadArbiter, readGame, XqadjError }} from {json.dumps((dist / "xqadj.mjs").as_uri())};
 const seen = {{}};
-try {{ await loadArbiter({{ rules: "fide" }}); }} catch (e) {{ seen.rules = [e instanceof XqadjError, e.message]; }}
+try {{ await loadArbiter({{ rules: "fide" }}); }}
+catch (e) {{ seen.rules = [e instanceof XqadjError, e.message]; }}
 const arbiter = await loadArbiter();
 arbiter.position(null, "h2e2");
 try {{ arbiter.move("h9h0"); }} catch (e) {{ seen.illegal = [e.code, e.details]; }}
