@@ -336,3 +336,70 @@ def _assert_stayed_home(browser: Browser, base: str, asked: list[str]) -> None:
     for path in asked:
         target = (DIST / urlsplit(path).path.lstrip("/")).resolve()
         assert target == DIST.resolve() or DIST.resolve() in target.parents, path
+
+
+# -- xqadj.integrations.web in CPython: what the page and the module call ------------------------
+
+
+def test_read_game_reads_what_replay_reads_and_stops_at_the_ruling() -> None:
+    from xqadj.integrations.web import read_game
+
+    pgn = f'[Event "d22"]\n[FEN "{D22_FEN}"]\n1. {D22_MOVES} a0a1 *\n'
+    summary = json.loads(read_game(pgn).summary())
+    assert summary["errors"] == {} and summary["event"] == "d22"
+    assert summary["ruling"]["title"] == D22_TITLE
+    assert summary["ruling"]["cycle"] == D22_MOVES.split()
+    assert summary["unread"] == 1 and len(summary["moves"]) == 8
+    # The same start typed in the field agrees with the tag; another one is refused there.
+    assert json.loads(read_game(pgn, D22_FEN).summary())["errors"] == {}
+    other = json.loads(read_game(pgn, "startpos").summary())["errors"]
+    assert list(other) == ["fen"]
+    # A `FEN | moves` line, and Chinese and WXF moves from the start.
+    line = json.loads(read_game(f"{D22_FEN} | {D22_MOVES}").summary())
+    assert line["ruling"]["ply"] == 8
+    chinese = json.loads(read_game("炮二平五 马８进７").summary())
+    wxf = json.loads(read_game("C2=5 H8+7").summary())
+    assert chinese["moves"] == wxf["moves"] == ["h2e2", "h9g7"]
+    assert (chinese["notation"], wxf["notation"]) == ("chinese", "wxf")
+
+
+def test_read_game_errors_name_their_field() -> None:
+    from xqadj.integrations.web import read_game
+
+    def errors(*args: Any, **kwargs: Any) -> dict[str, str]:
+        found: dict[str, str] = json.loads(read_game(*args, **kwargs).summary())["errors"]
+        return found
+
+    assert errors("h2e2", "9/9 w")["fen"].startswith("bad FEN '9/9 w'")
+    assert errors("h2e2", move_limit="-3") == {"limit": "move limit: must be 0 or more: -3"}
+    assert errors("h2e2", rules="fide") == {
+        "rules": "unknown rules 'fide': expected one of axf, cxa"
+    }
+    assert errors("h2e2 z9z9")["game"].startswith("ply 2, move 'z9z9': ")
+    assert errors('[FEN "x"]\nh2e2')["game"].startswith("bad FEN 'x'")
+    assert list(errors("{ never closed\nh2e2")) == ["game"]
+
+
+def test_read_game_pictures_the_ruling_at_its_ply_and_boards_elsewhere() -> None:
+    from xqadj.integrations.web import read_game
+
+    reading = read_game(D22_MOVES, D22_FEN)
+    ruling_picture, before = reading.picture(8), reading.picture(7)
+    assert ruling_picture.count('class="piece') > before.count('class="piece')
+    assert 'class="arrow chase"' in ruling_picture and 'class="arrow chase"' not in before
+    assert reading.picture(99) == ruling_picture  # clamped to the game
+    assert reading.picture(-1) == reading.picture(0)
+
+
+def test_arbiter_pictures_the_ruling_after_moves_played_on() -> None:
+    from xqadj.integrations.web import Arbiter
+
+    arbiter = Arbiter()
+    assert arbiter.send(f"position fen {D22_FEN} moves {D22_MOVES}").startswith("ruling ")
+    at_ruling = arbiter.picture()
+    assert "perpetual chase" in str(arbiter.explain())
+    # A client that did not know of the ruling plays on: the picture is still the ruling's.
+    assert arbiter.send(f"position fen {D22_FEN} moves {D22_MOVES} b3b2") == ""
+    assert arbiter.send("status").startswith("status ply 9 ")
+    assert arbiter.picture() == at_ruling
+    assert arbiter.new_game("") == "" and arbiter.explain() is None
