@@ -8,7 +8,7 @@
 
 import { execFileSync } from "node:child_process";
 import { copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const web = dirname(fileURLToPath(import.meta.url));
@@ -24,7 +24,9 @@ mkdirSync(join(dist, "pyodide"), { recursive: true });
 for (const name of RUNTIME) copyFileSync(join(pyodide, name), join(dist, "pyodide", name));
 for (const name of PAGE) copyFileSync(join(web, name), join(dist, name));
 
-const python = process.env.PYTHON || "python3";
+// A relative $PYTHON is relative to where npm was started (npm runs this script in web/).
+const given = process.env.PYTHON || "python3";
+const python = given.includes("/") ? resolve(process.env.INIT_CWD ?? process.cwd(), given) : given;
 const wheels = join(dist, "wheel-build");
 execFileSync(python, ["-m", "pip", "wheel", "--quiet", "--no-deps", "--wheel-dir", wheels, repo], {
   stdio: ["ignore", "inherit", "inherit"],

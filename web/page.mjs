@@ -75,7 +75,9 @@ function showMoves(summary) {
   list.replaceChildren();
   summary.texts.forEach((text, index) => {
     const item = document.createElement("li");
-    item.textContent = text;
+    const number = document.createElement("small");
+    number.textContent = `${index + 1}.`; // plies, not moves: a game may start with Black
+    item.append(number, text);
     if (summary.ruling && index + 1 === summary.ruling.ply) item.classList.add("ruled");
     item.addEventListener("click", () => showPly(index + 1));
     list.append(item);
