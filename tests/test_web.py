@@ -14,7 +14,8 @@ per session; it needs node, npm and the npm registry, and a missing one fails un
   the DevTools protocol, ``tests/cdp.py``) at a phone's width, from a shared link and from typed
   input: it rules diagram 22, shows the ruling text and a board, fits 390 px without sideways
   scrolling, puts a bad move's error beside the game field; a screenshot is decoded and must
-  show the board and both sides' pieces; and every request the page made stayed in its folder.
+  show the board and both sides' pieces; every request the page made stayed in its folder; and,
+  loaded once, it rules again with its server gone (the service worker's cache).
 """
 
 from __future__ import annotations
@@ -403,3 +404,21 @@ def test_arbiter_pictures_the_ruling_after_moves_played_on() -> None:
     assert arbiter.send("status").startswith("status ply 9 ")
     assert arbiter.picture() == at_ruling
     assert arbiter.new_game("") == "" and arbiter.explain() is None
+
+
+def test_the_page_works_offline_once_loaded(dist: Path, chromium: str) -> None:  # noqa: F811
+    """Loaded once, the page rules again with its server gone: the service worker's cache."""
+    link = f"index.html?fen={quote(D22_FEN)}&moves={quote(D22_MOVES)}&rules=axf"
+    browser = Browser(chromium, timeout=240)
+    try:
+        with serve_folder(dist) as (base, _):
+            browser.navigate(base + link)
+            assert browser.wait_for(READY) == "true"
+            # The worker has cached every file and controls the page.
+            browser.evaluate("navigator.serviceWorker.ready.then(() => true)")
+            browser.wait_for("!!navigator.serviceWorker.controller")
+        browser.navigate(base + link)  # the server has stopped: nothing answers on its port
+        assert browser.wait_for(READY, timeout=120) == "true"
+        _assert_d22_ruled(browser)
+    finally:
+        browser.close()
