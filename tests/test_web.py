@@ -24,6 +24,7 @@ import csv
 import hashlib
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -390,6 +391,11 @@ def test_read_game_pictures_the_ruling_at_its_ply_and_boards_elsewhere() -> None
     assert 'class="arrow chase"' in ruling_picture and 'class="arrow chase"' not in before
     assert reading.picture(99) == ruling_picture  # clamped to the game
     assert reading.picture(-1) == reading.picture(0)
+    # On a phone the panels stand one under the other: a narrower, taller picture.
+    box = r'viewBox="0 0 ([\d.]+) ([\d.]+)"'
+    wide, tall = (re.search(box, reading.picture(8, columns)) for columns in (3, 1))
+    assert wide and tall
+    assert float(tall[1]) < float(wide[1]) and float(tall[2]) > float(wide[2])
 
 
 def test_arbiter_pictures_the_ruling_after_moves_played_on() -> None:

@@ -8,6 +8,8 @@ const $ = (id) => document.getElementById(id);
 const FIELDS = { rules: "rules", limit: "limit", fen: "fen", game: "game" };
 let reading = null; // the game shown: {summary, picture(ply)}
 let ply = 0;
+// A phone gets the ruling's panels one under the other, big enough to read.
+const narrow = window.matchMedia("(max-width: 700px)");
 
 function showErrors(errors) {
   for (const [key, id] of Object.entries(FIELDS)) {
@@ -65,7 +67,8 @@ function showRuling(summary) {
 function showPly(target) {
   const summary = reading.summary;
   ply = Math.max(0, Math.min(target, summary.moves.length));
-  $("board").innerHTML = reading.picture(ply); // SVG text from xqadj.svg, escaped there
+  $("board").innerHTML = reading.picture(ply, narrow.matches ? 1 : 3); // SVG from xqadj.svg, escaped there
+  $("board").classList.toggle("ruling", Boolean(summary.ruling) && ply === summary.ruling.ply);
   $("ply").textContent = `ply ${ply} / ${summary.moves.length}`;
   $("moves").querySelectorAll("li").forEach((item, index) => item.classList.toggle("current", index + 1 === ply));
 }
@@ -145,6 +148,7 @@ async function main() {
       timer = setTimeout(rule, 250); // the ruling follows the typing
     });
   }
+  narrow.addEventListener("change", () => reading && showPly(ply));
   $("first").addEventListener("click", () => showPly(0));
   $("back").addEventListener("click", () => showPly(ply - 1));
   $("next").addEventListener("click", () => showPly(ply + 1));

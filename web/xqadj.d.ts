@@ -106,8 +106,9 @@ export interface GameSummary {
 
 export interface GameReading {
   summary: GameSummary;
-  /** The SVG at `ply` (0: the start); the ruling's picture at the ruling's ply. */
-  picture(ply: number): string;
+  /** The SVG at `ply` (0: the start); the ruling's picture at the ruling's ply, its panels in
+   * `columns` (default 3; 1 reads on a phone). */
+  picture(ply: number, columns?: number): string;
   destroy(): void;
 }
 

@@ -115,7 +115,7 @@ class Arbiter {
   }
 
   position(fen, moves = []) {
-    const list = typeof moves === "string" ? moves.split(/\s+/).filter(Boolean) : Array.from(moves);
+    const list = typeof moves === "string" ? moves.split(/\s+/).filter(Boolean) : Array.from(moves ?? []);
     list.forEach((m) => oneToken(m, "move"));
     const tail = list.length ? ` moves ${list.join(" ")}` : "";
     return parseRuling(this.#call(`position ${startOf(fen)}${tail}`));
@@ -176,7 +176,7 @@ export async function readGame(text, { fen = "", rules = "axf", moveLimit = 0, f
   const reading = web.read_game(String(text), String(fen ?? ""), String(rules), String(moveLimit), Boolean(forbiddenRun));
   return {
     summary: JSON.parse(reading.summary()),
-    picture: (ply) => reading.picture(ply),
+    picture: (ply, columns = 3) => reading.picture(ply, columns),
     destroy: () => reading.destroy(),
   };
 }

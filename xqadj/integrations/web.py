@@ -99,12 +99,12 @@ class Arbiter:
         return _picture(game.board, game.ruling)
 
 
-def _picture(board: Board, ruling: Ruling | None) -> str:
+def _picture(board: Board, ruling: Ruling | None, columns: int = 3) -> str:
     if ruling is not None:
         at_ruling = board.copy()
         while at_ruling.ply > ruling.ply:
             at_ruling.pop()
-        return svg.ruling(at_ruling, ruling)
+        return svg.ruling(at_ruling, ruling, columns=columns)
     lastmove = board.move_stack[-1] if board.move_stack else None
     return svg.board(board, lastmove=lastmove)
 
@@ -124,7 +124,7 @@ def ruling_fields(ruling: Ruling) -> dict[str, Any]:
 @dataclass
 class Reading:
     """A game read for the page: followed to its first ruling, or the errors that stopped it
-    (by field: ``fen``, ``game``, ``limit``)."""
+    (by field: ``fen``, ``game``, ``limit``, ``rules``)."""
 
     errors: dict[str, str] = field(default_factory=dict)
     game: Game | None = None
@@ -162,9 +162,9 @@ class Reading:
             }
         return json.dumps(data, ensure_ascii=False)
 
-    def picture(self, ply: int) -> str:
-        """The picture at ``ply`` (0: the start): the ruling's at the ruling's ply, else the
-        position with the move that led to it."""
+    def picture(self, ply: int, columns: int = 3) -> str:
+        """The picture at ``ply`` (0: the start): the ruling's at the ruling's ply (its panels
+        in ``columns``: 1 reads on a phone), else the position with the move that led to it."""
         game = self.game
         if game is None:
             return svg.board(Board(STARTING_FEN))
@@ -173,7 +173,7 @@ class Reading:
         while len(board.move_stack) > ply:
             board.pop()
         ruling = game.ruling if game.ruling is not None and ply == game.ruling.ply else None
-        return _picture(board, ruling)
+        return _picture(board, ruling, max(1, columns))
 
 
 def _limit(text: str) -> int:
