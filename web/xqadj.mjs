@@ -42,7 +42,8 @@ export function loadRuntime() {
     const indexURL = index.protocol === "file:" ? (await import("node:url")).fileURLToPath(index) : index.href;
     const pyodide = await loadPyodide({
       indexURL,
-      // The lock file lists packages of a CDN; xqadj needs none of them.
+      // No package of Pyodide's lock file: the npm package ships none (Pyodide would fetch
+      // them from its CDN), and xqadj, pure Python, needs none.
       packages: [],
       stdout: () => {},
     });
