@@ -256,7 +256,7 @@ def _assert_d22_ruled(browser: Browser) -> None:
     assert D22_TITLE in text
     assert "ruling result 0-1 reason perpetual-chase ply 8 offender red article art.15" in text
     assert "Red chases the same piece on every move" in text
-    pieces = browser.evaluate("document.querySelectorAll('#board svg g.piece').length")
+    pieces = browser.evaluate("document.querySelectorAll('#board svg .piece').length")
     assert pieces >= D22_PIECES * 5  # the ruling's panels: the start and the cycle's moves
     assert browser.evaluate("document.documentElement.scrollWidth - window.innerWidth") <= 0
 
@@ -275,7 +275,7 @@ def test_the_page_rules_diagram_22_from_a_link(
     # Stepping back shows a plain board, forward again the ruling.
     browser.evaluate("document.getElementById('back').click()")
     assert browser.evaluate("document.getElementById('ply').textContent") == "ply 7 / 8"
-    assert browser.evaluate("document.querySelectorAll('#board svg g.piece').length") == D22_PIECES
+    assert browser.evaluate("document.querySelectorAll('#board svg .piece').length") == D22_PIECES
     browser.evaluate("document.activeElement.blur()")
     for kind in ("keyDown", "keyUp"):  # the arrow key, pressed
         browser.page(
@@ -387,7 +387,7 @@ def test_read_game_pictures_the_ruling_at_its_ply_and_boards_elsewhere() -> None
 
     reading = read_game(D22_MOVES, D22_FEN)
     ruling_picture, before = reading.picture(8), reading.picture(7)
-    assert ruling_picture.count('class="piece') > before.count('class="piece')
+    assert ruling_picture.count('class="piece') > before.count('class="piece')  # one per panel
     assert 'class="arrow chase"' in ruling_picture and 'class="arrow chase"' not in before
     assert reading.picture(99) == ruling_picture  # clamped to the game
     assert reading.picture(-1) == reading.picture(0)
