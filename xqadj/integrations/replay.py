@@ -175,6 +175,7 @@ __all__ = [
     "detect_format",
     "load_binary",
     "main",
+    "move_parser",
     "parse_lines",
     "parse_pgn",
     "read_games",
@@ -498,7 +499,9 @@ def detect_notation(text: str) -> str:
     return "wxf"
 
 
-def _parser(notation: str) -> Callable[[Board, str], Move]:
+def move_parser(notation: str) -> Callable[[Board, str], Move]:
+    """The reader of one move text in ``notation`` (``'iccs'``, also ``H2-E2``; ``'chinese'``;
+    ``'wxf'``), as games are read: a function of the board and the text."""
     if notation == "iccs":
 
         def iccs(board: Board, text: str) -> Move:
@@ -532,7 +535,7 @@ def replay_game(item: GameRecord | BinarySource, options: Options | None = None)
         return replace(base, error=ErrorInfo("game", type(error).__name__, message, 0))
     ruling = game.ruling
     if ruling is None and notation is not None:
-        parse = _parser(notation)
+        parse = move_parser(notation)
         board = game.board
         push = game.push
         ply = 0
@@ -1107,7 +1110,7 @@ def _follow(record: GameRecord, options: Options) -> Game | None:
     """Follow a replay record to its first ruling, as :func:`replay_game` does."""
     if not record.moves:
         return None
-    parse = _parser(detect_notation(record.moves[0]))
+    parse = move_parser(detect_notation(record.moves[0]))
     try:
         game = options.new_game(record.fen)
         for text in record.moves:
