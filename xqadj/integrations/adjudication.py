@@ -16,8 +16,8 @@ adjudication is only looked at after a move that drew no ruling.
     at least S above zero for its last C moves too.
 
 A score is the last ``info … score cp N`` or ``score mate N`` (UCCI: ``score N``) an engine
-sent before its ``bestmove``, from its own side (``mate N`` counts as ±100000).  A move without a score breaks
-every count.
+sent before its ``bestmove``, from its own side (``mate N`` counts as ±100000).  A move
+without a score breaks every count.
 
 >>> draw = DrawRule.parse("movenumber=1 movecount=2 score=10")
 >>> watch = Adjudicator(draw, None)

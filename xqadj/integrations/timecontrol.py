@@ -52,6 +52,7 @@ import re
 from dataclasses import dataclass
 
 __all__ = [
+    "NO_CLOCK",
     "Clock",
     "TimeControl",
     "format_seconds",
@@ -60,6 +61,9 @@ __all__ = [
     "uci_go",
     "ucci_go",
 ]
+
+#: cutechess-cli's ``tc=`` values for no clock at all.
+NO_CLOCK = ("inf", "infinite")
 
 _TC = re.compile(r"^(?:(\d+)/)?([0-9:.]+)(?:\+([0-9.]+))?$")
 

@@ -17,11 +17,11 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Protocol
 
-from xqadj.board import BLACK, PAWN, RED, XqadjError
+from xqadj.board import BLACK, PAWN, RED, Move, XqadjError
 from xqadj.integrations.adjudication import Adjudicator, DrawRule, ResignRule, parse_info
 from xqadj.integrations.engine import Engine, EngineError, EngineSpec, SearchLimit
 from xqadj.integrations.match.options import MatchConfig, Player
@@ -227,6 +227,8 @@ def play_game(
             )
             slot.reset()
             return _forfeit(record, game, side, "no-move", f"{slot.spec.name} {detail}")
+        if not game.moves and engine.detects_notation:
+            _settle_notation(slot, engine, game, reply)
         try:
             move = engine.parse_move(reply)
             board = game.board
@@ -237,13 +239,19 @@ def play_game(
             )
             game.push(move)
         except XqadjError:
+            hint = ""
+            if engine.detects_notation:
+                hint = (
+                    f" (read as {engine.notation}, ranks {_RANKS[engine.notation]}: give the "
+                    "engine notation=iccs or notation=fairy)"
+                )
             slot.reset()  # who knows what position it believes it is in: a fresh start
             return _forfeit(
                 record,
                 game,
                 side,
                 "illegal-move",
-                f"{slot.spec.name} played {reply}, illegal in {game.board.fen()}",
+                f"{slot.spec.name} played {reply}, illegal in {game.board.fen()}{hint}",
             )
         if on_clocks:
             remaining = None if clock is None or clock.fixed else clock.remaining_ms
@@ -261,6 +269,31 @@ def play_game(
     record.ruling = ruling
     record.comment = ruling.explain()
     return record
+
+
+_RANKS = {"iccs": "0-9", "fairy": "1-10"}
+
+
+def _settle_notation(slot: EngineSlot, engine: Engine, game: Game, reply: str) -> None:
+    """Settle a UCI engine's ``notation=auto`` from its first move, as ``xqadj proxy`` does:
+    a move that is legal only with the other ranks (0-9 or 1-10) says which the engine uses.
+    Only a reply to a position sent without moves is taken: after moves in the wrong
+    notation, the engine's board is not ours."""
+    legal = game.board.legal_moves()
+    readings = {}
+    for notation, parse in (("iccs", Move.from_iccs), ("fairy", Move.from_fairy)):
+        try:
+            readings[notation] = parse(reply) in legal
+        except XqadjError:
+            readings[notation] = False
+    other = "fairy" if engine.notation == "iccs" else "iccs"
+    if readings[other] and not readings[engine.notation]:
+        engine.notation = other
+        engine.notation_source = "its moves"
+        # Kept for the engine's restarts: the slot's own copy of the spec.
+        slot.spec = replace(slot.spec, notation=other)
+        if engine.log is not None:
+            engine.log.write("#", f"notation {other} (ranks {_RANKS[other]}), from its moves")
 
 
 def _time_forfeit(
