@@ -24,7 +24,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from xqadj.board import STARTING_FEN, Board, Move  # noqa: E402
+from xqadj.board import STARTING_FEN, Board, Move, XqadjError  # noqa: E402
 
 
 def pairs(values: list[str]) -> dict[int, int]:
@@ -114,7 +114,10 @@ def main() -> None:
             head = tokens[1 : tokens.index("moves")] if "moves" in tokens else tokens[1:]
             board = Board(STARTING_FEN if head == ["startpos"] else " ".join(head[1:]))
             for text in moves:
-                board.push(Move.from_fairy(text) if args.fairy else Move.from_iccs(text))
+                try:
+                    board.push(Move.from_fairy(text) if args.fairy else Move.from_iccs(text))
+                except XqadjError:  # as Fairy-Stockfish does: the moves stop at a bad one
+                    break
             ply = len(moves)
         elif tokens[0] == "go":
             think = think_at.get(ply, args.think) / 1000
