@@ -518,3 +518,47 @@ def test_bayes_elo_takes_games_not_pairs(tmp_path: Path) -> None:
 
     with pytest.raises(ValueError, match="takes games"):
         llr(Pentanomial(1, 2, 3, 2, 1), 0, 5, "bayesian")
+
+
+# -- the real engine ------------------------------------------------------------------------------
+
+
+def test_cutechess_command_line_with_fairy_stockfish(fairy_stockfish: str, tmp_path: Path) -> None:
+    """A cutechess-cli command line for Debian's Fairy-Stockfish over UCI (no notation=: its
+    ranks 1-10 are detected) against itself over UCCI: every game is played out, none lost by
+    an illegal move, and every engine move has its score in the PGN."""
+    pgn = tmp_path / "fs.pgn"
+    run = match(
+        "-engine",
+        f"cmd={fairy_stockfish}",
+        "name=FS-uci",
+        "proto=uci",
+        "-engine",
+        f"cmd={fairy_stockfish}",
+        "name=FS-ucci",
+        "proto=ucci",
+        "-each",
+        "tc=4+0.05",
+        "timemargin=200",
+        "option.Threads=1",
+        "option.Hash=16",
+        "-games",
+        "2",
+        "-rounds",
+        "1",
+        "-repeat",
+        "-maxmoves",
+        "12",
+        "-pgnout",
+        str(pgn),
+        "-recover",
+    )
+    assert run.returncode == 0, run.stderr
+    games = pgn_games(pgn)
+    assert len(games) == 2
+    for game in games:
+        assert not game["Termination"].startswith("forfeit"), game["movetext"]
+        assert game["Termination"] != "time forfeit", game["movetext"]
+        comments = re.findall(r"\{([^}]*)\}", game["movetext"])
+        scored = [c for c in comments if re.match(r"[+-](\d+\.\d\d|M\d+)/\d+ ", c)]
+        assert len(scored) >= 10

@@ -101,7 +101,8 @@ def _search(
         own = SearchLimit(None, player.depth, player.nodes, limit.grace, limit.search_timeout)
         return own, None, None
     if engine.spec.protocol == "ucci":
-        # UCCI's go takes a time, a depth or a node count, not two of them: the clock wins.
+        # UCCI's go takes a time, a depth or a node count, not two of them: an engine's own
+        # depth=/nodes= with a clock is refused before the match (options.configure).
         go = ucci_go(clock, clocks[1 - side], engine.time_unit == "ms")
     else:
         go = uci_go(clocks[RED], clocks[BLACK], side == RED)

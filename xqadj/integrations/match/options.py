@@ -34,6 +34,7 @@ from xqadj.integrations.tournament import TOURNAMENTS, EngineConfig, ScheduledGa
 
 __all__ = [
     "ENGINE_SPELLINGS",
+    "HANDLINGS",
     "SPELLINGS",
     "MatchConfig",
     "Player",
@@ -555,6 +556,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                 compat.add_argument(
                     spelling.spelling,
                     dest=_dest(spelling.spelling),
+                    metavar="ARG",
                     nargs=spelling.nargs,
                     const="2" if spelling.nargs == "?" else None,
                     default=None,
@@ -587,6 +589,8 @@ def _apply_spellings(args: argparse.Namespace) -> None:
     """Turn the other tools' spellings that are not an xqadj option's alias into xqadj's
     options (see :data:`SPELLINGS`); warnings go to ``args._compat_notes``.  Raises
     ValueError for a refused option or a bad value."""
+    if getattr(args, "_compat_notes", None) is not None:
+        return  # applied already (check_arguments may be called again)
     notes: list[str] = []
     args._compat_notes = notes
     given: dict[str, list[str]] = {}
