@@ -511,7 +511,9 @@ class Engine:
         deadline = time.monotonic() + timeout
         while True:
             try:
-                info = os.waitid(os.P_PID, self._process.pid, os.WEXITED | os.WNOHANG | os.WNOWAIT)
+                info = os.waitid(
+                    os.P_PID, self._process.pid, os.WEXITED | os.WNOHANG | os.WNOWAIT
+                )
             except ChildProcessError:  # reaped elsewhere
                 return self._process.poll()
             if info is not None:

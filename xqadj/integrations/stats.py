@@ -427,7 +427,9 @@ class Sprt:
     def parse(cls, tokens: Sequence[str] | str) -> Sprt:
         if isinstance(tokens, str):
             tokens = tokens.split()
-        values = parse_key_values(tokens, "SPRT", SPRT_KEYS, "elo0, elo1, alpha, beta or model")
+        values = parse_key_values(
+            tokens, "SPRT", SPRT_KEYS, "elo0, elo1, alpha, beta or model"
+        )
         model = values.pop("model", "normalized").lower()
         numbers: dict[str, float] = {}
         for key, value in values.items():

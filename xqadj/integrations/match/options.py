@@ -104,7 +104,13 @@ SPELLINGS: tuple[Spelling, ...] = (
         "+",
     ),
     Spelling("-srand", "both", "same", "--seed"),
-    Spelling("-sprt", "both", "same", "--sprt (model=bayesian: cutechess-cli's BayesElo SPRT)"),
+    Spelling(
+        "-sprt",
+        "both",
+        "same",
+        "--sprt (without model=, fastchess's normalized SPRT on the pairs; cutechess-cli's "
+        "BayesElo SPRT on the games is model=bayesian)",
+    ),
     Spelling("-ratinginterval", "both", "same", "--ratinginterval"),
     Spelling("-draw", "both", "same", "--draw"),
     Spelling("-resign", "both", "same", "--resign"),
