@@ -360,8 +360,11 @@ def llr_bayes_elo(result: Trinomial, elo0: float, elo1: float) -> float:
     the ratio is that of the trinomial likelihoods.  0 until there is at least one win, one
     draw and one loss (cutechess-cli's rule).
 
-    >>> round(llr_bayes_elo(Trinomial(wins=60, draws=100, losses=40), 0, 10), 4)
-    0.7497
+    A published cutechess-cli run (``-sprt elo0=0 elo1=10``, 187 wins, 123 losses, 255 draws)
+    printed ``SPRT: llr 2.97``:
+
+    >>> round(llr_bayes_elo(Trinomial(wins=187, draws=255, losses=123), 0, 10), 2)
+    2.97
     """
     wins, draws, losses = result.wins, result.draws, result.losses
     if wins <= 0 or draws <= 0 or losses <= 0:
