@@ -11,6 +11,8 @@ from xqadj.integrations.adjudication import (
     Adjudicator,
     DrawRule,
     ResignRule,
+    SearchInfo,
+    parse_info,
     parse_score,
 )
 
@@ -43,6 +45,16 @@ def test_parse_info():
     )
     assert parse_info(["info score mate -3"]) == SearchInfo(-MATE_SCORE, "-M3", None)
     assert parse_info(["info depth x score cp 0"]) == SearchInfo(0, "+0.00", None)
+
+
+def test_ucci_score_without_cp_is_a_score():
+    """UCCI's ``info … score N`` (ElephantEye, Fairy-Stockfish under ucci) has no ``cp``."""
+    assert parse_score(["info depth 8 score -250 pv h2e2"]) == -250
+    assert parse_info(["info depth 5 score 37 nodes 9", "info currmove h2e2"]) == SearchInfo(
+        37, "+0.37", 5
+    )
+    assert parse_info(["info score +8"]) == SearchInfo(8, "+0.08", None)
+    assert parse_score(["info score x", "info score -"]) is None
 
 
 def test_draw_needs_quiet_scores_from_both_sides():

@@ -148,7 +148,7 @@ def test_sprt_parse():
         ("elo0=0", "needs elo0"),
         ("elo0=0 elo1=5 alpha=1.5", "alpha"),
         ("elo0=0 elo1=5 alpha=0.6 beta=0.5", r"alpha \+ beta"),
-        ("elo0=0 elo1=5 model=bayesian", "model"),
+        ("elo0=0 elo1=5 model=wdl", "model"),
         ("elo0=0 elo1=x", "number"),
         ("elo0=0 elo1=nan", "finite"),
         ("elo0=0 elo1=5 gamma=1", "unknown"),

@@ -55,9 +55,9 @@ def test_fixed_time():
 
 def test_clock_sudden_death_with_increment():
     clock = Clock(TimeControl.parse("10+0.1"))
-    assert clock.allowed_ms() == 10000
+    assert clock.allowed_ms() == 10100  # the increment is given for the first move too
     assert clock.punch(2500)
-    assert clock.remaining_ms == 7600 and clock.moves_to_go is None and clock.last_ms == 2500
+    assert clock.remaining_ms == 7700 and clock.moves_to_go is None and clock.last_ms == 2500
 
 
 def test_clock_repeating_period():
@@ -88,6 +88,17 @@ def test_fixed_time_clock():
     assert not clock.punch(211)
 
 
+def test_first_move_gets_the_increment_as_cutechess_and_fastchess_give_it():
+    """``1+0.01``: the first move may take 1010 ms (both tools start the clock at time plus
+    increment); a move of 1011 ms loses, and the increment comes again after every move."""
+    assert Clock(TimeControl.parse("1+0.01")).allowed_ms() == 1010
+    assert Clock(TimeControl.parse("1+0.01")).punch(1010)
+    assert not Clock(TimeControl.parse("1+0.01")).punch(1011)
+    clock = Clock(TimeControl.parse("1+0.01"))
+    assert clock.punch(10) and clock.remaining_ms == 1010
+    assert Clock(TimeControl.parse("40/60")).allowed_ms() == 60000  # no increment, no change
+
+
 def test_margin_must_not_be_negative():
     with pytest.raises(ValueError):
         Clock(TimeControl.parse("10"), margin_ms=-1)
@@ -97,7 +108,7 @@ def test_uci_go():
     red = Clock(TimeControl.parse("10+0.1"))
     black = Clock(TimeControl.parse("10+0.1"))
     assert red.punch(1000)
-    assert uci_go(red, black, red_to_move=False) == "go wtime 9100 btime 10000 winc 100 binc 100"
+    assert uci_go(red, black, red_to_move=False) == "go wtime 9200 btime 10100 winc 100 binc 100"
     periods = Clock(TimeControl.parse("40/60")), Clock(TimeControl.parse("40/60"))
     assert periods[0].punch(500)
     assert uci_go(*periods, red_to_move=True) == (
@@ -107,8 +118,8 @@ def test_uci_go():
     fixed = Clock(TimeControl.fixed("0.25"))
     assert uci_go(fixed, black, red_to_move=True) == "go movetime 250"
     # The opponent on a fixed time a move has no clock to report.
-    assert uci_go(fixed, black, red_to_move=False) == "go btime 10000 binc 100"
-    assert uci_go(None, black, red_to_move=False) == "go btime 10000 binc 100"
+    assert uci_go(fixed, black, red_to_move=False) == "go btime 10100 binc 100"
+    assert uci_go(None, black, red_to_move=False) == "go btime 10100 binc 100"
     with pytest.raises(ValueError):
         uci_go(None, black, red_to_move=True)
 
@@ -126,7 +137,7 @@ def test_ucci_go_milliseconds_and_seconds():
         "go time 295 increment 0 opptime 300 oppincrement 0"
     )
     sub_second = Clock(TimeControl.parse("0.9+0.5"))
-    assert ucci_go(sub_second, None, milliseconds=False) == "go time 0 increment 0"
+    assert ucci_go(sub_second, None, milliseconds=False) == "go time 1 increment 0"
 
 
 def test_ucci_go_periods_and_fixed_time():
@@ -134,7 +145,7 @@ def test_ucci_go_periods_and_fixed_time():
     opponent = Clock(TimeControl.parse("30/60"))
     # A period wins over an increment: UCCI takes one or the other.
     assert ucci_go(own, opponent, milliseconds=True) == (
-        "go time 120000 movestogo 40 opptime 60000 oppmovestogo 30"
+        "go time 121000 movestogo 40 opptime 60000 oppmovestogo 30"
     )
     fixed = Clock(TimeControl.fixed("2"))
     assert ucci_go(fixed, opponent, milliseconds=True) == "go time 2000 movestogo 1"
@@ -180,7 +191,7 @@ def test_clock_accounting(moves, time_ms, increment_ms, spent):
     increments, the periods completed) minus the time used, and never less than zero."""
     control = TimeControl(moves, time_ms, increment_ms)
     clock = Clock(control)
-    given_ms, used_ms = time_ms, 0
+    given_ms, used_ms = time_ms + increment_ms, 0
     for count, spent_ms in enumerate(spent, 1):
         allowed = clock.allowed_ms()
         if not clock.punch(spent_ms):

@@ -71,12 +71,13 @@ def test_uci_clocks_are_sent_and_kept(tmp_path: Path) -> None:
     assert run.returncode == 0, run.stderr
     reds = [numbers(line) for line in go_lines(red_log)]
     blacks = [numbers(line) for line in go_lines(black_log)]
-    assert go_lines(red_log)[0] == "go wtime 10000 btime 10000 winc 100 binc 100"
+    # The increment is given for the first move too (cutechess-cli, fastchess): 10 s + 0.1 s.
+    assert go_lines(red_log)[0] == "go wtime 10100 btime 10100 winc 100 binc 100"
     assert len(reds) == len(blacks) == 3
     # Each move costs red its thinking time and gains it 100 ms: its clock goes down a little
     # (it thinks 30 ms, plus the pipes), never below what a 30 ms move leaves, never above 10 s.
     for before, after in zip(reds, reds[1:], strict=False):
-        assert 10000 - 2000 < after["wtime"] <= before["wtime"] + 100 - 30
+        assert 10100 - 2000 < after["wtime"] <= before["wtime"] + 100 - 30
     # Black sees red's clock as red left it.
     for red_go, black_go in zip(reds, blacks, strict=True):
         assert black_go["wtime"] < red_go["wtime"] + 100
@@ -105,7 +106,7 @@ def test_moves_per_period_and_depth_with_the_clock(tmp_path: Path) -> None:
     )
     assert run.returncode == 0, run.stderr
     lines = go_lines(log)
-    assert lines[0] == "go wtime 5000 btime 10000 winc 0 binc 100 movestogo 2 depth 7"
+    assert lines[0] == "go wtime 5000 btime 10100 winc 0 binc 100 movestogo 2 depth 7"
     assert numbers(lines[1])["movestogo"] == 1
     # After two moves the period starts again: 5 s more, 2 moves to go.
     assert numbers(lines[2])["movestogo"] == 2 and numbers(lines[2])["wtime"] > 9000

@@ -8,6 +8,8 @@ a ``stop`` cuts the wait short), prints ``info depth 1 score cp S`` (``--score S
 the ``--script`` move for that ply (the number of moves in the last ``position``), else the first
 legal one, or a random one with ``--seed``.  ``--log FILE`` appends every line received.
 ``--deaf-after N`` answers only the first N ``isready`` (then it hangs before a search).
+``--name NAME`` is its ``id name``; ``--fairy`` reads and writes moves with ranks 1-10 (as
+Fairy-Stockfish's UCI does); ``--bare-score`` writes UCCI's ``score S`` without ``cp``.
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from xqadj.board import STARTING_FEN, Board, Move  # noqa: E402
+from xqadj.board import STARTING_FEN, Board, Move, XqadjError  # noqa: E402
 
 
 def pairs(values: list[str]) -> dict[int, int]:
@@ -70,6 +72,9 @@ def main() -> None:
     parser.add_argument("--log")
     parser.add_argument("--script", default="")
     parser.add_argument("--deaf-after", type=int, default=-1)
+    parser.add_argument("--name", default="tourney-fake")
+    parser.add_argument("--fairy", action="store_true")
+    parser.add_argument("--bare-score", action="store_true")
     args = parser.parse_args()
     readies = 0
     script = args.script.split()
@@ -96,7 +101,7 @@ def main() -> None:
         if not tokens:
             continue
         if tokens[0] in ("uci", "ucci"):
-            say("id name tourney-fake")
+            say(f"id name {args.name}")
             if args.usemillisec and tokens[0] == "ucci":
                 say("option usemillisec type check default false")
             say("uciok" if tokens[0] == "uci" else "ucciok")
@@ -109,7 +114,10 @@ def main() -> None:
             head = tokens[1 : tokens.index("moves")] if "moves" in tokens else tokens[1:]
             board = Board(STARTING_FEN if head == ["startpos"] else " ".join(head[1:]))
             for text in moves:
-                board.push(Move.from_iccs(text))
+                try:
+                    board.push(Move.from_fairy(text) if args.fairy else Move.from_iccs(text))
+                except XqadjError:  # as Fairy-Stockfish does: the moves stop at a bad one
+                    break
             ply = len(moves)
         elif tokens[0] == "go":
             think = think_at.get(ply, args.think) / 1000
@@ -132,7 +140,8 @@ def main() -> None:
                 if pending.strip() == "isready":
                     say("readyok")
             if not args.no_score:
-                say(f"info depth 1 score cp {score_at.get(ply, args.score)} pv")
+                unit = "" if args.bare_score else "cp "
+                say(f"info depth 1 score {unit}{score_at.get(ply, args.score)} pv")
             legal = board.legal_moves()
             if ply < len(script):
                 say(f"bestmove {script[ply]}")
@@ -140,7 +149,7 @@ def main() -> None:
                 say("bestmove (none)")
             else:
                 move = chooser.choice(legal) if chooser else legal[0]
-                say(f"bestmove {move.iccs()}")
+                say(f"bestmove {move.fairy() if args.fairy else move.iccs()}")
             if quitting:
                 break
         elif tokens[0] == "quit":

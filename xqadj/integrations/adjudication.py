@@ -15,9 +15,9 @@ adjudication is only looked at after a move that drew no ruling.
     consecutive moves of its own; with ``twosided=true`` only if its opponent's score has been
     at least S above zero for its last C moves too.
 
-A score is the last ``info … score cp N`` or ``score mate N`` an engine sent before its
-``bestmove``, from its own side (``mate N`` counts as ±100000).  A move without a score breaks
-every count.
+A score is the last ``info … score cp N`` or ``score mate N`` (UCCI: ``score N``) an engine
+sent before its ``bestmove``, from its own side (``mate N`` counts as ±100000).  A move
+without a score breaks every count.
 
 >>> draw = DrawRule.parse("movenumber=1 movecount=2 score=10")
 >>> watch = Adjudicator(draw, None)
@@ -65,6 +65,12 @@ def parse_info(lines: Iterable[str]) -> SearchInfo:
 
     >>> parse_info(["info depth 7 seldepth 9 score cp -45 nodes 100 pv h9g7"])
     SearchInfo(score=-45, score_text='-0.45', depth=7)
+
+    A UCCI engine (ElephantEye, Fairy-Stockfish under ``ucci``) writes ``score N``, no
+    ``cp``:
+
+    >>> parse_info(["info depth 9 score 120 pv h2e2"])
+    SearchInfo(score=120, score_text='+1.20', depth=9)
     """
     found = SearchInfo()
     for line in lines:
@@ -73,6 +79,9 @@ def parse_info(lines: Iterable[str]) -> SearchInfo:
             continue
         at = tokens.index("score")
         kind, value = tokens[at + 1 : at + 2], tokens[at + 2 : at + 3]
+        if kind and kind[0].lstrip("+-").isdigit():
+            # UCCI's `info … score N` has no unit word: N is in centipawns (UCCI 3.0, "info").
+            kind, value = ["cp"], kind
         if not kind or not value or kind[0] not in ("cp", "mate"):
             continue
         try:

@@ -44,6 +44,10 @@ from xqadj.integrations.settings import parse_key_values
 
 PROTOCOLS = ("uci", "ucci")
 NOTATIONS = ("iccs", "fairy")
+#: What ``notation=`` takes: a notation, or ``auto`` (detect it, as ``xqadj proxy`` does).
+NOTATION_SETTINGS = ("auto", *NOTATIONS)
+#: Engines known to write UCI moves with ranks 1-10 (``id name`` starts with one of these).
+FAIRY_ENGINE_NAMES = ("fairy-stockfish",)
 TIME_UNITS = ("ms", "s")
 
 #: The longest line read from an engine; a longer one is cut into pieces of this size.
@@ -72,7 +76,8 @@ class EngineSpec:
     ``EngineSpec.parse("cmd=fairy-stockfish proto=ucci name=FS")`` reads the ``key=value`` form
     used by ``xqadj match --engine``: ``cmd`` (required; split like a shell line), ``proto``
     (``uci`` default, or ``ucci``), ``notation`` (``iccs`` ranks 0–9, default; ``fairy`` ranks
-    1–10 — UCCI engines always use ``iccs``), ``name``, ``timeunit`` (``ms`` default or ``s``:
+    1–10; ``auto``: detected from the engine's ``id name`` — UCCI engines always use ``iccs``),
+    ``name``, ``timeunit`` (``ms`` default or ``s``:
     the unit of a UCCI engine's ``go time``, for an old engine that neither offers
     ``usemillisec`` nor reads milliseconds), and ``option.<Name>=<value>`` to set an engine
     option.
@@ -106,9 +111,9 @@ class EngineSpec:
         if protocol not in PROTOCOLS:
             raise ValueError(f"proto must be uci or ucci, got {protocol!r}")
         notation = values.get("notation", "iccs").lower()
-        if notation not in NOTATIONS:
-            raise ValueError(f"notation must be iccs or fairy, got {notation!r}")
-        if protocol == "ucci" and notation != "iccs":
+        if notation not in NOTATION_SETTINGS:
+            raise ValueError(f"notation must be auto, iccs or fairy, got {notation!r}")
+        if protocol == "ucci" and notation == "fairy":
             raise ValueError("UCCI engines use iccs notation (ranks 0-9)")
         time_unit = values.get("timeunit", "ms").lower()
         if time_unit not in TIME_UNITS:
@@ -241,6 +246,10 @@ class Engine:
         self.spec = spec
         self.id_name = spec.name
         self.time_unit = spec.time_unit
+        #: The notation of the moves both ways; ``auto`` is settled by the handshake.
+        self.notation = "iccs" if spec.notation == "auto" else spec.notation
+        #: How the notation was settled when the spec said ``auto`` ("" otherwise).
+        self.notation_source = ""
         self.log = EngineLog(log_dir, spec.name) if log_dir is not None else None
         self.recent_info: collections.deque[str] = collections.deque(maxlen=KEPT_INFO_LINES)
         self.stderr_tail: collections.deque[str] = collections.deque(maxlen=KEPT_STDERR_LINES)
@@ -415,15 +424,23 @@ class Engine:
         self.send("ucci" if ucci else "uci")
         _, lines = self.read_until("ucciok" if ucci else "uciok", timeout=timeout)
         option_names = set()
+        announced = ""
         for line in lines:
             tokens = line.split()
             if tokens[:2] == ["id", "name"]:
-                self.id_name = " ".join(tokens[2:])
+                self.id_name = announced = " ".join(tokens[2:])
             if tokens[:1] == ["option"] and len(tokens) > 1:
                 name_tokens = tokens[2:] if tokens[1:2] == ["name"] else tokens[1:2]
                 if "type" in name_tokens:
                     name_tokens = name_tokens[: name_tokens.index("type")]
                 option_names.add(" ".join(name_tokens).lower())
+        if self.spec.notation == "auto" and not ucci:
+            # As xqadj proxy does: Fairy-Stockfish's UCI writes ranks 1-10, the others 0-9.
+            if announced.lower().startswith(FAIRY_ENGINE_NAMES):
+                self.notation = "fairy"
+                self.notation_source = f"the engine's name {announced[:40]!r}"
+            if self.log is not None:
+                self.log.write("#", f"notation {self.notation} (notation=auto)")
         options = dict(self.spec.options)
         # A multi-variant UCI engine (Fairy-Stockfish) plays chess unless told otherwise.
         if not ucci and "uci_variant" in option_names:
@@ -452,12 +469,19 @@ class Engine:
             self.send("ucinewgame")
         self.sync(timeout)
 
+    @property
+    def detects_notation(self) -> bool:
+        """Whether the notation is still xqadj's guess (UCI with ``notation=auto``, not
+        settled by the engine's name), so that moves may settle it."""
+        auto = self.spec.notation == "auto" and self.spec.protocol == "uci"
+        return auto and not self.notation_source
+
     def format_move(self, move: Move) -> str:
-        return move.fairy() if self.spec.notation == "fairy" else move.iccs()
+        return move.fairy() if self.notation == "fairy" else move.iccs()
 
     def parse_move(self, text: str) -> Move:
         """The engine's move text as a Move; raises :class:`XqadjError` if malformed."""
-        return Move.from_fairy(text) if self.spec.notation == "fairy" else Move.from_iccs(text)
+        return Move.from_fairy(text) if self.notation == "fairy" else Move.from_iccs(text)
 
     def best_move(
         self,
@@ -601,4 +625,12 @@ class Engine:
         self.quit()
 
 
-__all__ = ["Engine", "EngineError", "EngineLog", "EngineSpec", "PositionText", "SearchLimit"]
+__all__ = [
+    "NOTATION_SETTINGS",
+    "Engine",
+    "EngineError",
+    "EngineLog",
+    "EngineSpec",
+    "PositionText",
+    "SearchLimit",
+]

@@ -44,6 +44,7 @@ __all__ = [
     "CI95_Z",
     "MODELS",
     "NELO_PER_T",
+    "SPRT_MODELS",
     "EloEstimate",
     "Pentanomial",
     "Sprt",
@@ -53,6 +54,7 @@ __all__ = [
     "elo_to_score",
     "fixed",
     "llr",
+    "llr_bayes_elo",
     "pair_bucket",
     "plus_minus",
     "score_to_elo",
@@ -62,8 +64,12 @@ __all__ = [
 CI95_Z = 1.959963984540054
 #: Normalized Elo per unit of t-value (score distance from ½ in standard deviations).
 NELO_PER_T = 800 / math.log(10)
-#: The Elo models ``--sprt`` accepts: normalized Elo (fishtest's default) or logistic Elo.
+#: The Elo models of the generalised SPRT, for games or pairs: normalized Elo (fishtest's
+#: default) or logistic Elo.
 MODELS = ("normalized", "logistic")
+#: The models ``--sprt`` accepts: those, or BayesElo on the games' wins, draws and losses
+#: (cutechess-cli's SPRT, fastchess's ``model=bayesian``).
+SPRT_MODELS = (*MODELS, "bayesian")
 #: The settings of ``--sprt``.
 SPRT_KEYS = ("elo0", "elo1", "alpha", "beta", "model")
 #: What an empty bucket counts as in the SPRT (fishtest ``LLRcalc.regularize``, fastchess).
@@ -349,10 +355,15 @@ def llr(
     ``model`` says what the bounds mean: ``normalized`` Elo (fishtest's ``LLR_normalized``:
     the statistic is the t-value, and a pair counts as two games, so t = nElo·√2 / (800/ln 10)
     for a pentanomial sample) or ``logistic`` Elo (``LLR_logistic``: the statistic is the
-    expected score).  0 before any game.
+    expected score), or ``bayesian`` (cutechess-cli's BayesElo SPRT on games, see
+    :func:`llr_bayes_elo`).  0 before any game.
     """
-    if model not in MODELS:
-        raise ValueError(f"model must be normalized or logistic, got {model!r}")
+    if model not in SPRT_MODELS:
+        raise ValueError(f"model must be normalized, logistic or bayesian, got {model!r}")
+    if model == "bayesian":
+        if not isinstance(result, Trinomial):
+            raise ValueError("the bayesian model takes games (wins, draws, losses), not pairs")
+        return llr_bayes_elo(result, elo0, elo1)
     counts = result.counts()
     if sum(counts) == 0:
         return 0.0
@@ -371,6 +382,40 @@ def llr(
     return total * sum(
         p * (math.log(b) - math.log(a)) for p, a, b in zip(probs, p0, p1, strict=True)
     )
+
+
+def _bayes_probabilities(bayes_elo: float, draw_elo: float) -> tuple[float, float, float]:
+    """Win, draw and loss probabilities of the BayesElo model (Rémi Coulom's bayeselo): a
+    logistic curve shifted by ``draw_elo`` either way."""
+    win = 1 / (1 + 10 ** ((draw_elo - bayes_elo) / 400))
+    loss = 1 / (1 + 10 ** ((draw_elo + bayes_elo) / 400))
+    return win, 1 - win - loss, loss
+
+
+def llr_bayes_elo(result: Trinomial, elo0: float, elo1: float) -> float:
+    """The log-likelihood ratio of H1 against H0 as cutechess-cli computes it (its
+    ``Sprt::status``): the draw Elo is estimated from the sample, the bounds ``elo0`` and
+    ``elo1`` (logistic Elo) are turned into BayesElo by the model's scale at that draw Elo, and
+    the ratio is that of the trinomial likelihoods.  0 until there is at least one win, one
+    draw and one loss (cutechess-cli's rule).
+
+    A published cutechess-cli run (``-sprt elo0=0 elo1=10``, 187 wins, 123 losses, 255 draws)
+    printed ``SPRT: llr 2.97``:
+
+    >>> round(llr_bayes_elo(Trinomial(wins=187, draws=255, losses=123), 0, 10), 2)
+    2.97
+    """
+    wins, draws, losses = result.wins, result.draws, result.losses
+    if wins <= 0 or draws <= 0 or losses <= 0:
+        return 0.0
+    games = wins + draws + losses
+    p_win, p_loss = wins / games, losses / games
+    draw_elo = 200 * math.log10((1 - p_loss) / p_loss * (1 - p_win) / p_win)
+    x = 10 ** (-draw_elo / 400)
+    scale = 4 * x / (1 + x) ** 2
+    w0, d0, l0 = _bayes_probabilities(elo0 / scale, draw_elo)
+    w1, d1, l1 = _bayes_probabilities(elo1 / scale, draw_elo)
+    return wins * math.log(w1 / w0) + draws * math.log(d1 / d0) + losses * math.log(l1 / l0)
 
 
 @dataclass(frozen=True)
@@ -415,8 +460,10 @@ class Sprt:
                 raise ValueError(f"SPRT: {name} must be between 0 and 1, got {value:g}")
         if self.alpha + self.beta >= 1:
             raise ValueError("SPRT: alpha + beta must be below 1")
-        if self.model not in MODELS:
-            raise ValueError(f"SPRT: model must be normalized or logistic, got {self.model!r}")
+        if self.model not in SPRT_MODELS:
+            raise ValueError(
+                f"SPRT: model must be normalized, logistic or bayesian, got {self.model!r}"
+            )
 
     @classmethod
     def parse(cls, tokens: Sequence[str] | str) -> Sprt:

@@ -16,12 +16,13 @@ Each side has its own :class:`Clock`, possibly with its own control.  The clock 
 ``go`` sent to the engine to its ``bestmove``; an engine whose move took longer than its time
 left (or than ``st``) plus its ``timemargin`` loses on time.  A move within the margin leaves a
 clock at zero.  Then the increment is added and, at the end of a ``MOVES`` period, ``TIME``
-again.
+again.  The increment is also given before the first move, as cutechess-cli and fastchess
+give it: ``10+0.1`` starts at 10.1 s.
 
 The search command says what is on the clocks.  UCI (red is UCI's white: red's clock as
 ``wtime``, black's as ``btime``; ``movestogo`` is the side to move's)::
 
-    go wtime 59400 btime 60000 winc 600 binc 600 movestogo 39      # tc=40/60+0.6
+    go wtime 60000 btime 60600 winc 600 binc 600 movestogo 39      # tc=40/60+0.6
     go movetime 500                                                # st=0.5
 
 UCCI (the specification, section 5.10: ``go time T [movestogo N | increment I] [opptime OT
@@ -31,7 +32,7 @@ milliseconds.  UCCI has no fixed time a move: ``st`` is sent as a one-move perio
 (``go time 500 movestogo 1``); nor both a period and an increment: the period is sent.  In
 seconds, times are rounded down (a clock is never overstated)::
 
-    go time 59400 increment 600 opptime 60000 oppincrement 600     # milliseconds
+    go time 60000 increment 600 opptime 60600 oppincrement 600     # milliseconds
     go time 59 increment 0 opptime 60 oppincrement 0               # seconds
 
 >>> control = TimeControl.parse("40/60+0.6")
@@ -41,7 +42,7 @@ seconds, times are rounded down (a clock is never overstated)::
 >>> red.punch(600)
 True
 >>> uci_go(red, black, red_to_move=False)
-'go wtime 60000 btime 60000 winc 600 binc 600 movestogo 40'
+'go wtime 60600 btime 60600 winc 600 binc 600 movestogo 40'
 """
 
 from __future__ import annotations
@@ -51,6 +52,7 @@ import re
 from dataclasses import dataclass
 
 __all__ = [
+    "NO_CLOCK",
     "Clock",
     "TimeControl",
     "format_seconds",
@@ -59,6 +61,9 @@ __all__ = [
     "uci_go",
     "ucci_go",
 ]
+
+#: cutechess-cli's ``tc=`` values for no clock at all.
+NO_CLOCK = ("inf", "infinite")
 
 _TC = re.compile(r"^(?:(\d+)/)?([0-9:.]+)(?:\+([0-9.]+))?$")
 
@@ -158,7 +163,9 @@ class Clock:
             raise ValueError("timemargin must be at least 0")
         self.control = control
         self.margin_ms = margin_ms
-        self.remaining_ms = control.time_ms
+        # The increment is given for the first move too, as cutechess-cli and fastchess give
+        # it: ``1+0.01`` starts at 1010 ms, so that both tools' clocks and ours agree.
+        self.remaining_ms = control.time_ms + control.increment_ms
         #: Moves left in the current period, or None for a whole-game or fixed-time control.
         self.moves_to_go: int | None = control.moves or None
         #: Milliseconds the last move took.

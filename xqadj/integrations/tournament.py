@@ -42,10 +42,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from xqadj.integrations.engine import NOTATIONS, PROTOCOLS, TIME_UNITS, EngineSpec
+from xqadj.integrations.engine import NOTATION_SETTINGS, PROTOCOLS, TIME_UNITS, EngineSpec
 from xqadj.integrations.settings import parse_key_values
 from xqadj.integrations.stats import Pentanomial, Trinomial
-from xqadj.integrations.timecontrol import TimeControl
+from xqadj.integrations.timecontrol import NO_CLOCK, TimeControl
 
 __all__ = [
     "ENGINE_KEYS",
@@ -106,7 +106,8 @@ class EngineConfig:
     name: str
     command: tuple[str, ...]
     protocol: str = "uci"
-    notation: str = "iccs"
+    #: ``auto`` (detected), ``iccs`` or ``fairy``.
+    notation: str = "auto"
     directory: Path | None = None
     #: Its clock (``tc``) or fixed time a move (``st``), or None.
     time_control: TimeControl | None = None
@@ -125,15 +126,20 @@ class EngineConfig:
         protocol = settings.get("proto", "uci").lower()
         if protocol not in PROTOCOLS:
             raise ValueError(f"proto must be uci or ucci, got {protocol!r}")
-        notation = settings.get("notation", "iccs").lower()
-        if notation not in NOTATIONS:
-            raise ValueError(f"notation must be iccs or fairy, got {notation!r}")
-        if protocol == "ucci" and notation != "iccs":
+        # Without notation=, a UCI engine's is detected (its name, its first moves), as
+        # xqadj proxy does; UCCI is always iccs.
+        default = "auto" if protocol == "uci" else "iccs"
+        notation = settings.get("notation", default).lower()
+        if notation not in NOTATION_SETTINGS:
+            raise ValueError(f"notation must be auto, iccs or fairy, got {notation!r}")
+        if protocol == "ucci" and notation == "fairy":
             raise ValueError("UCCI engines use iccs notation (ranks 0-9)")
         if "tc" in settings and "st" in settings:
             raise ValueError("give an engine tc= or st=, not both")
         control = None
-        if "tc" in settings:
+        if settings.get("tc", "").lower() in NO_CLOCK:
+            pass  # cutechess-cli's tc=inf: no clock (a depth, nodes or the match's limit)
+        elif "tc" in settings:
             control = TimeControl.parse(settings["tc"])
         elif "st" in settings:
             control = TimeControl.fixed(settings["st"])

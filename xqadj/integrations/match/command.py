@@ -53,7 +53,9 @@ def main(args: argparse.Namespace) -> int:
         print(f"xqadj match: {args._option} {error.filename}: {error.strerror}", file=sys.stderr)
         return 2
     for note in notes:
-        print(f"xqadj match: {note}", flush=True)
+        # A warning (another tool's option that xqadj ignores) goes with the errors.
+        out = sys.stderr if note.startswith("warning:") else sys.stdout
+        print(f"xqadj match: {note}", file=out, flush=True)
     previous = None
     if threading.current_thread() is threading.main_thread():
         previous = signal.signal(signal.SIGTERM, _on_sigterm)

@@ -14,8 +14,10 @@ below it: :mod:`.record`, :mod:`.schedule`, :mod:`.options`, :mod:`.game`, :mod:
 from __future__ import annotations
 
 import sys
+from pathlib import Path
 from typing import TextIO
 
+from xqadj.board import Board
 from xqadj.integrations.match.cluster import ClusterRunner
 from xqadj.integrations.match.game import GameJob, Runner, game_jobs
 from xqadj.integrations.match.local import LocalRunner
@@ -110,6 +112,8 @@ class Match:
         self._records[scheduled.number] = record
         if self._pgn is not None:
             self._pgn.write(record)
+        if config.epd_out is not None:
+            _append_end_position(config.epd_out, record)
         self.tally.add(scheduled, record)
         total = len(self.schedule)
         print(progress_line(scheduled, record, total, self.tally), file=self.out, flush=True)
@@ -130,6 +134,15 @@ class Match:
     def statistics(self, final: bool = False) -> list[str]:
         """The statistics block (see :meth:`.MatchTally.statistics`)."""
         return self.tally.statistics(final)
+
+
+def _append_end_position(path: Path, record: GameRecord) -> None:
+    """``-epdout FILE`` (cutechess-cli, fastchess): the game's end position as a FEN line."""
+    board = Board(record.opening.fen)
+    for move in record.moves:
+        board.push(move)
+    with path.open("a", encoding="utf-8") as out:
+        out.write(board.fen() + "\n")
 
 
 def run_match(config: MatchConfig, out: TextIO = sys.stdout) -> MatchResult:

@@ -17,11 +17,11 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Protocol
 
-from xqadj.board import BLACK, PAWN, RED, XqadjError
+from xqadj.board import BLACK, PAWN, RED, Move, XqadjError
 from xqadj.integrations.adjudication import Adjudicator, DrawRule, ResignRule, parse_info
 from xqadj.integrations.engine import (
     Engine,
@@ -107,7 +107,8 @@ def _search(
         own = SearchLimit(None, player.depth, player.nodes, limit.grace, limit.search_timeout)
         return own, None, None
     if engine.spec.protocol == "ucci":
-        # UCCI's go takes a time, a depth or a node count, not two of them: the clock wins.
+        # UCCI's go takes a time, a depth or a node count, not two of them: an engine's own
+        # depth=/nodes= with a clock is refused before the match (options.configure).
         go = ucci_go(clock, clocks[1 - side], engine.time_unit == "ms")
     else:
         go = uci_go(clocks[RED], clocks[BLACK], side == RED)
@@ -155,11 +156,10 @@ def play_game(
     game = Game(opening.fen, rules=rules, move_limit=move_limit, forbidden_run=forbidden_run)
     for text in opening.moves:
         game.push_iccs(text)
-    # The position command's text in each engine's notation, one move appended at a time.
-    positions = {
-        slot.spec.notation: PositionText(opening.fen, slot.spec.notation).extend(game.moves)
-        for slot in (red, black)
-    }
+    # The position command's text in each notation an engine reads, one move appended at a
+    # time; made on first use, since a UCI engine's notation=auto is settled by the engine
+    # (its name at the handshake, or its first move).
+    positions: dict[str, PositionText] = {}
     slots = {RED: red, BLACK: black}
     by_side = {RED: red_player, BLACK: black_player}
     clocks: dict[int, Clock | None] = {
@@ -205,7 +205,7 @@ def play_game(
                 slot.start_timeout,
                 go=go,
                 deadline=deadline,
-                position=positions[engine.spec.notation].text,
+                position=_position_text(positions, engine.notation, opening.fen, game).text,
             )
         except EngineError as error:
             if stopped(error):
@@ -239,6 +239,8 @@ def play_game(
             )
             slot.reset()
             return _forfeit(record, game, side, "no-move", f"{slot.spec.name} {detail}")
+        if not game.moves and engine.detects_notation:
+            _settle_notation(slot, engine, game, reply)
         try:
             move = engine.parse_move(reply)
             board = game.board
@@ -249,13 +251,19 @@ def play_game(
             )
             game.push(move)
         except XqadjError:
+            hint = ""
+            if engine.detects_notation:
+                hint = (
+                    f" (read as {engine.notation}, ranks {_RANKS[engine.notation]}: give the "
+                    "engine notation=iccs or notation=fairy)"
+                )
             slot.reset()  # who knows what position it believes it is in: a fresh start
             return _forfeit(
                 record,
                 game,
                 side,
                 "illegal-move",
-                f"{slot.spec.name} played {reply}, illegal in {game.board.fen()}",
+                f"{slot.spec.name} played {reply}, illegal in {game.board.fen()}{hint}",
             )
         for position in positions.values():
             position.push(move)
@@ -275,6 +283,40 @@ def play_game(
     record.ruling = ruling
     record.comment = ruling.explain()
     return record
+
+
+_RANKS = {"iccs": "0-9", "fairy": "1-10"}
+
+
+def _position_text(
+    positions: dict[str, PositionText], notation: str, fen: str, game: Game
+) -> PositionText:
+    """The game's position text in ``notation``, made from the moves so far the first time."""
+    if notation not in positions:
+        positions[notation] = PositionText(fen, notation).extend(game.moves)
+    return positions[notation]
+
+
+def _settle_notation(slot: EngineSlot, engine: Engine, game: Game, reply: str) -> None:
+    """Settle a UCI engine's ``notation=auto`` from its first move, as ``xqadj proxy`` does:
+    a move that is legal only with the other ranks (0-9 or 1-10) says which the engine uses.
+    Only a reply to a position sent without moves is taken: after moves in the wrong
+    notation, the engine's board is not ours."""
+    legal = game.board.legal_moves()
+    readings = {}
+    for notation, parse in (("iccs", Move.from_iccs), ("fairy", Move.from_fairy)):
+        try:
+            readings[notation] = parse(reply) in legal
+        except XqadjError:
+            readings[notation] = False
+    other = "fairy" if engine.notation == "iccs" else "iccs"
+    if readings[other] and not readings[engine.notation]:
+        engine.notation = other
+        engine.notation_source = "its moves"
+        # Kept for the engine's restarts: the slot's own copy of the spec.
+        slot.spec = replace(slot.spec, notation=other)
+        if engine.log is not None:
+            engine.log.write("#", f"notation {other} (ranks {_RANKS[other]}), from its moves")
 
 
 def _time_forfeit(

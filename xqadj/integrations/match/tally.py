@@ -114,8 +114,9 @@ class MatchTally:
         return state
 
     def sprt_sample(self) -> Trinomial | Pentanomial:
-        """The first engine's results against the second, in pairs when games are paired."""
-        if self.games_per_encounter == 2:
+        """The first engine's results against the second, in pairs when games are paired
+        (the bayesian model, cutechess-cli's, takes games)."""
+        if self.games_per_encounter == 2 and (self.sprt is None or self.sprt.model != "bayesian"):
             return self.tally.pentanomial(0, 1)
         return self.tally.trinomial(0, 1)
 
