@@ -19,6 +19,8 @@ from test_replay import DATA, REPO, game_files, games_of, records, run
 
 from xqadj.integrations.gamefiles import read_games
 
+EXAMPLES = REPO / "examples"
+
 
 def _master_text() -> str:
     return "".join(path.read_text(encoding="utf-8") for path in game_files())
@@ -208,3 +210,84 @@ def test_jobs_workers_leave_ctrl_c_to_the_parent() -> None:
     finally:
         pool.pool.shutdown(wait=True)
     assert handlers == {signal.SIG_IGN}
+
+
+# -- issue 22: line ends, Big5, missing folders, the files extra ------------------------------
+
+
+def test_cr_only_line_endings_are_read_game_by_game(tmp_path: Path) -> None:
+    """Before: a PGN with old Mac OS line ends (CR alone) was one malformed game."""
+    sample = EXAMPLES / "games" / "hu-ronghua-64.pgn"
+    expected = _outcomes_without_place(records(run("--json", sample).stdout))
+    text = sample.read_text(encoding="utf-8")
+    old_mac = tmp_path / "old-mac.pgn"
+    old_mac.write_bytes(text.replace("\n", "\r").encode("utf-8"))
+    for args in (["--jobs", "1"], ["--jobs", "2", "--chunk-size", "4096"]):
+        result = run("--json", *args, old_mac)
+        assert result.returncode == 0, result.stderr
+        assert _outcomes_without_place(records(result.stdout)) == expected, args
+    assert len(expected) == 64
+    # Each game starts at its line: line numbers count CR line ends.
+    lines = records(run("--json", "--jobs", "2", "--chunk-size", "4096", old_mac).stdout)
+    starts = [i + 1 for i, line in enumerate(text.split("\n")) if line.startswith("[Event")]
+    assert [g["line"] for g in games_of(lines)] == starts
+
+
+def _big5_text() -> str:
+    text = (DATA / "chinese.pgn").read_text(encoding="utf-8")
+    # Big5 has the traditional forms only.
+    return text.translate(str.maketrans("马车进帅将后", "馬車進帥將後"))
+
+
+def test_big5_files_are_detected_or_named_with_encoding(tmp_path: Path) -> None:
+    """Before: a Big5 file was read as GB18030, its moves garbled and every game skipped."""
+    expected = _chinese_games(DATA / "chinese.pgn")
+    path = tmp_path / "big5.pgn"
+    path.write_bytes(_big5_text().replace("HU RongHua", "胡榮華").encode("big5"))
+    for args in ([], ["--encoding", "big5"]):
+        result = run("--json", *args, path)
+        assert result.returncode == 0, result.stderr
+        games = _outcomes_without_place(records(result.stdout))
+        assert [g["ruling"] for g in games] == [g["ruling"] for g in expected], args
+        assert games[0]["red"] == "胡榮華" and games[0]["notation"] == "chinese"
+    # Named wrongly, the lines that do not decode are each game's error, saying which encoding.
+    result = run("--json", "--encoding", "utf-8", path)
+    assert result.returncode == 1
+    assert "is not UTF-8 text" in games_of(records(result.stdout))[0]["message"]
+    # A GB18030 file is still read as GB18030.
+    gb = tmp_path / "gb.pgn"
+    gb.write_bytes((DATA / "chinese.pgn").read_text(encoding="utf-8").encode("gb18030"))
+    assert _chinese_games(gb) == expected
+
+
+def test_a_missing_or_empty_folder_is_named_as_such(tmp_path: Path) -> None:
+    """Before: 'unknown format (extension ''); use --format' for a folder that is not there."""
+    result = run(tmp_path / "no-such-games")
+    assert result.returncode == 1
+    assert f"{tmp_path / 'no-such-games'}: no such folder (file skipped)" in result.stderr
+    result = run(tmp_path / "missing.pgn")
+    assert f"{tmp_path / 'missing.pgn'}: no such file (file skipped)" in result.stderr
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    (empty / "notes.md").write_text("no games here\n", encoding="utf-8")
+    result = run(empty)
+    assert result.returncode == 1
+    assert f"no game files in {empty} " in result.stderr
+    assert "Traceback" not in result.stderr
+
+
+def test_without_cchess_the_hint_is_the_readmes_install_command() -> None:
+    """Before: the hint said 'pip install cchess', the README 'pip install -e .[files]'."""
+    code = (
+        "import sys; sys.modules['cchess'] = None\n"
+        "from xqadj.cli import main\n"
+        f"sys.exit(main(['replay', {str(DATA / 'wxf-d022.xqf')!r}]))\n"
+    )
+    env = {**os.environ, "PYTHONUTF8": "1", "PYTHONPATH": str(REPO)}
+    result = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=120
+    )
+    assert result.returncode == 1
+    assert "needs the files extra (cchess): pip install -e '.[files]'" in result.stderr
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    assert "pip install -e '.[files]'" in readme

@@ -137,6 +137,7 @@ from xqadj.board import COLOR_NAMES, STARTING_FEN, Board, Move, XqadjError
 from xqadj.integrations.arguments import add_rules_arguments
 from xqadj.integrations.gamefiles import (
     BINARY_FORMATS,
+    ENCODINGS,
     EXTENSIONS,
     FORMATS,
     BinarySource,
@@ -146,6 +147,7 @@ from xqadj.integrations.gamefiles import (
     detect_format,
     expand_paths,
     load_binary,
+    no_game_files,
     parse_lines,
     parse_pgn,
     plan_chunks,
@@ -641,17 +643,24 @@ class _Planned:
     file_number: int
 
 
-def _plan(paths: Sequence[str], fmt: str | None, chunk_bytes: int | None) -> Iterator[_Planned]:
+def _plan(
+    paths: Sequence[str], fmt: str | None, chunk_bytes: int | None, encoding: str | None = None
+) -> Iterator[_Planned]:
     for number, path in enumerate(paths):
         kind = fmt or detect_format(path)
         size = _size(path)
         try:
+            if not os.path.lexists(path):
+                # No extension: most likely a folder (``replay ../games``), so say so.
+                raise GameFileError("UnreadableFile", "no such file" if kind else "no such folder")
+            if os.path.isdir(path):
+                raise no_game_files(path)
             if kind is None:
                 suffix = os.path.splitext(path)[1]
                 raise GameFileError(
                     "UnknownFormat", f"unknown format (extension {suffix!r}); use --format"
                 )
-            chunks = plan_chunks(path, os.path.abspath(path), kind, chunk_bytes)
+            chunks = plan_chunks(path, os.path.abspath(path), kind, chunk_bytes, encoding)
             for chunk in chunks:
                 end = size if chunk.end is None else chunk.end
                 yield _Planned(chunk, max(0, end - chunk.start), number)
@@ -766,12 +775,15 @@ def replay_paths(
     *,
     cluster: str | None = None,
     chunk_bytes: int | None = DEFAULT_CHUNK_BYTES,
+    encoding: str | None = None,
 ) -> tuple[Summary, Iterator[Outcome]]:
     """Read and follow every game of ``paths``: the summary (filled as the outcomes are
     consumed) and the outcomes, one at a time, in file and game order, with ``jobs`` local
     processes or on the Dask ``cluster`` (``"local:N"`` or a scheduler's address).
 
-    ``on_progress(games, fraction)`` is called after each game with the fraction of the bytes
+    ``encoding`` (a value of :data:`.gamefiles.ENCODINGS`) decodes every text file without a
+    byte-order mark as that encoding instead of guessing.  ``on_progress(games, fraction)`` is
+    called after each game with the fraction of the bytes
     read.  Raises :class:`.cluster.ClusterError` (an :class:`XqadjError`) at once when
     Dask is missing for ``cluster``.
     """
@@ -794,7 +806,7 @@ def replay_paths(
         context = executor_context if executor_context is not None else _Null(local)
         try:
             with context as executor:
-                planned = _plan(files, fmt, chunk_bytes)
+                planned = _plan(files, fmt, chunk_bytes, encoding)
                 for step, results in _rule_in_order(planned, options, executor):
                     if step.file_number != number:
                         number, first_index = step.file_number, 0
@@ -902,6 +914,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--format", choices=FORMATS, help="read every file in this format (default: by extension)"
     )
     parser.add_argument(
+        "--encoding",
+        choices=tuple(ENCODINGS),
+        default="auto",
+        help="text files without a byte-order mark: auto (default: UTF-8, else GB18030 or Big5, "
+        "guessed from the file's start), or read every line as utf-8, gb18030 or big5",
+    )
+    parser.add_argument(
         "--json",
         action="store_true",
         help="JSON Lines: an object per game, then a summary "
@@ -995,6 +1014,7 @@ def main(args: argparse.Namespace) -> int:
             progress.update,
             cluster=args.cluster,
             chunk_bytes=args.chunk_size,
+            encoding=ENCODINGS[args.encoding],
         )
         return _write(args, outcomes, summary, csv_file, progress, started, jobs, options)
     finally:
@@ -1054,7 +1074,7 @@ def _write(
         out.flush()
         if args.html:
             try:
-                cards = replay_cards(kept, options, args.format)
+                cards = replay_cards(kept, options, args.format, ENCODINGS[args.encoding])
                 write_replay_report(args.html, cards, [summary.text(seconds)])
             except OSError as error:
                 err.write(f"xqadj replay: cannot write the report: {error}\n")
@@ -1076,7 +1096,10 @@ def _write(
 
 
 def replay_cards(
-    outcomes: Iterable[Outcome], options: Options | None = None, fmt: str | None = None
+    outcomes: Iterable[Outcome],
+    options: Options | None = None,
+    fmt: str | None = None,
+    encoding: str | None = None,
 ) -> list[Card]:
     """A card of the HTML report (:mod:`xqadj.integrations.report`) for each ruled outcome.  An
     outcome keeps the ruling's summary, not the game, so each ruled game is read from its file
@@ -1089,7 +1112,7 @@ def replay_cards(
     games: dict[tuple[str, int], GameRecord] = {}
     for file, wanted in by_file.items():
         indices = {o.index for o in wanted}
-        for record in read_games(file, fmt or detect_format(file)):
+        for record in read_games(file, fmt or detect_format(file), encoding=encoding):
             if record.index in indices:
                 games[file, record.index] = record
     cards = []
