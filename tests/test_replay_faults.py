@@ -15,6 +15,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+import pytest
+from support import skip_or_fail
 from test_replay import DATA, REPO, game_files, games_of, records, run
 
 from xqadj.integrations.gamefiles import read_games
@@ -291,3 +293,28 @@ def test_without_cchess_the_hint_is_the_readmes_install_command() -> None:
     assert "needs the files extra (cchess): pip install -e '.[files]'" in result.stderr
     readme = (REPO / "README.md").read_text(encoding="utf-8")
     assert "pip install -e '.[files]'" in readme
+
+
+@pytest.mark.parametrize(
+    ("args", "where"),
+    [
+        (["--json"], "the output (stdout)"),
+        ([], "the output (stdout)"),
+        (["--csv", "/dev/full"], "--csv /dev/full"),
+    ],
+)
+def test_a_full_disk_is_one_error_line_naming_the_file(args: list[str], where: str) -> None:
+    """Before: a Python traceback (OSError: [Errno 28] No space left on device)."""
+    if not Path("/dev/full").exists():
+        skip_or_fail("/dev/full is needed to simulate a full disk")
+    env = {**os.environ, "PYTHONUTF8": "1", "PYTHONPATH": str(REPO)}
+    command = [sys.executable, "-m", "xqadj", "replay", *args, str(EXAMPLES / "games")]
+    full_stdout = "--csv" not in args
+    with open("/dev/full" if full_stdout else os.devnull, "w") as out:
+        result = subprocess.run(
+            command, stdout=out, stderr=subprocess.PIPE, text=True, env=env, timeout=120
+        )
+    assert result.returncode == 2
+    assert result.stderr.splitlines() == [
+        f"xqadj replay: cannot write {where}: No space left on device"
+    ]

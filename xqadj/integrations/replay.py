@@ -999,6 +999,7 @@ def main(args: argparse.Namespace) -> int:
             err.write(f"xqadj replay: cannot write the report: {args.html}: no writable folder\n")
             return 2
     csv_file: TextIO | None = None
+    status = 2
     if args.csv is not None:
         try:
             csv_file = open(args.csv, "w", encoding="utf-8", newline="")  # noqa: SIM115
@@ -1016,10 +1017,38 @@ def main(args: argparse.Namespace) -> int:
             chunk_bytes=args.chunk_size,
             encoding=ENCODINGS[args.encoding],
         )
-        return _write(args, outcomes, summary, csv_file, progress, started, jobs, options)
+        status = _write(args, outcomes, summary, csv_file, progress, started, jobs, options)
+    except _WriteError as error:
+        status = error.report(err)
     finally:
         if csv_file is not None:
-            csv_file.close()
+            try:
+                csv_file.close()
+            except OSError as error:  # the last buffered rows did not fit (a full disk)
+                if status != 2:
+                    status = _WriteError(f"--csv {args.csv}", error).report(err)
+    return status
+
+
+class _WriteError(Exception):
+    """An output that cannot be written (a full disk, a quota, an I/O error): ``where`` names
+    it for the one error line."""
+
+    def __init__(self, where: str, error: OSError) -> None:
+        super().__init__(where)
+        self.where = where
+        self.error = error
+
+    def report(self, err: TextIO) -> int:
+        """Say so on ``err``; the exit status (2).  Whatever stdout still buffers is dropped, so
+        that the interpreter's last flush does not print a traceback of its own."""
+        err.write(f"xqadj replay: cannot write {self.where}: {self.error.strerror or self.error}\n")
+        err.flush()
+        if self.where.startswith("the output"):
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())
+            os.close(devnull)
+        return 2
 
 
 def _write(
@@ -1036,11 +1065,14 @@ def _write(
     out, err = sys.stdout, sys.stderr
     out_tty = out.isatty()
     rows = None
-    if csv_file is not None:
-        rows = csv.DictWriter(csv_file, CSV_COLUMNS)
-        rows.writeheader()
     flushed = 0.0
     try:
+        if csv_file is not None:
+            rows = csv.DictWriter(csv_file, CSV_COLUMNS)
+            try:
+                rows.writeheader()
+            except OSError as error:
+                raise _WriteError(f"--csv {args.csv}", error) from None
         kept: list[Outcome] = []
         for outcome in outcomes:
             if args.html and outcome.ruling is not None:  # only ruled games get a card
@@ -1054,7 +1086,10 @@ def _write(
                 if outcome.ruling is not None and outcome.ruling.explanation:
                     out.write(f"    {outcome.ruling.explanation}\n")
             if rows is not None:
-                rows.writerow(csv_row(outcome))
+                try:
+                    rows.writerow(csv_row(outcome))
+                except OSError as error:
+                    raise _WriteError(f"--csv {args.csv}", error) from None
             if outcome.error is not None:
                 out.flush()
                 what = "game skipped" if outcome.error.scope == "game" else "file skipped"
@@ -1089,6 +1124,13 @@ def _write(
         progress.clear()
         err.write("xqadj replay: interrupted\n")
         return 130
+    except _WriteError:
+        raise
+    except OSError as error:  # stdout: a full disk, a quota (``> /full/disk/out.jsonl``)
+        progress.clear()
+        if error.filename is not None:  # not the output: the report's own handler said so
+            raise
+        raise _WriteError("the output (stdout)", error) from None
     return summary.exit_status
 
 
