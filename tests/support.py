@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
-from typing import NoReturn
+from typing import Any, NoReturn
 
 import pytest
 
@@ -31,6 +31,20 @@ def apt_install(*packages: str) -> str:
         subprocess.run(["apt-get", "update", "-q"], capture_output=True, env=env, timeout=900)
         done = subprocess.run(command, capture_output=True, text=True, env=env, timeout=900)
     return f"apt-get install {' '.join(packages)} exited {done.returncode}: {done.stderr[-500:]}"
+
+
+#: The ``start`` of the chunk that :func:`rule_chunk_or_die` dies on (set by a test).
+POISONED_CHUNK_START: int | None = None
+
+
+def rule_chunk_or_die(chunk: Any, options: Any) -> Any:
+    """A ``replay --jobs`` worker's task that kills its own process on one chunk, every time
+    (a game that exhausts memory), and rules the others."""
+    from xqadj.integrations.replay import rule_chunk
+
+    if chunk.start == POISONED_CHUNK_START:
+        os._exit(9)
+    return rule_chunk(chunk, options)
 
 
 def sq(name: str) -> int:

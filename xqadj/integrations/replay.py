@@ -93,10 +93,11 @@ when every game was read, 1 when some game or file was skipped, 2 for a usage er
 **Parallel runs.**  Files are cut into chunks of games by byte ranges at game boundaries
 (:func:`.gamefiles.plan_chunks`); each chunk is read and ruled by a worker, and the
 results are written in file order, the same line for line as one process gives.  ``--jobs N``
-uses N local processes (``0``: one per core), with a bounded number of chunks in flight.  A
-worker process that dies (killed, out of memory) loses the games of the chunks it held: each
-is reported as a ``WorkerDied`` error with its place, the run goes on in new processes, and
-the exit status is 1.  ``--cluster tcp://HOST:8786`` sends the chunks to a running Dask
+uses N local processes (``0``: one per core), with a bounded number of chunks in flight.  When
+a worker process dies (killed, out of memory), the pool breaks and every chunk in flight fails
+with it: each is ruled again in a new process of its own, so no game of a healthy worker is
+lost; only a chunk whose own process dies too has its games reported as ``WorkerDied`` errors
+with their place (exit status 1).  ``--cluster tcp://HOST:8786`` sends the chunks to a running Dask
 scheduler, ``--cluster local[:N]`` starts a Dask ``LocalCluster`` of N worker processes
 (:mod:`xqadj.integrations.cluster`; the extra ``xqadj[cluster]``); Dask retries the chunk of a lost
 worker.  ``--chunk-size BYTES`` sets the chunk length (default 256 KiB).  A progress bar is
@@ -701,23 +702,43 @@ def _ignore_interrupts() -> None:
 
 
 class _LocalPool:
-    """``--jobs N``: a process pool, started anew if a worker process dies."""
+    """``--jobs N``: a process pool, started anew if a worker process dies.
 
-    def __init__(self, jobs: int) -> None:
+    When one worker dies, the pool breaks and every chunk in flight fails with it, also those
+    of the healthy workers.  Each of them is ruled again (:meth:`retry`) in a process of its
+    own, so that a chunk that kills its worker every time (a game that exhausts memory) takes
+    no other chunk down with it; only a chunk whose own process dies too is lost.
+    """
+
+    def __init__(
+        self, jobs: int, task: Callable[[Chunk, Options], list[Outcome]] | None = None
+    ) -> None:
         self.jobs = jobs
         self.slots = 2 * jobs
+        self.task = task or rule_chunk
         self.pool = self._new_pool()
 
-    def _new_pool(self) -> ProcessPoolExecutor:
-        return ProcessPoolExecutor(max_workers=self.jobs, initializer=_ignore_interrupts)
+    def _new_pool(self, workers: int | None = None) -> ProcessPoolExecutor:
+        return ProcessPoolExecutor(max_workers=workers or self.jobs, initializer=_ignore_interrupts)
 
     def submit(self, chunk: Chunk, options: Options) -> Future[list[Outcome]]:
         try:
-            return self.pool.submit(rule_chunk, chunk, options)
+            return self.pool.submit(self.task, chunk, options)
         except BrokenProcessPool:
             self.pool.shutdown(wait=True, cancel_futures=True)
             self.pool = self._new_pool()
-            return self.pool.submit(rule_chunk, chunk, options)
+            return self.pool.submit(self.task, chunk, options)
+
+    def retry(self, chunk: Chunk, options: Options, error: BaseException) -> list[Outcome]:
+        """The outcomes of a chunk whose result failed with ``error``: ruled again in a new
+        process of its own when a worker died; raises what that run raises."""
+        if not isinstance(error, BrokenProcessPool):
+            raise error
+        alone = self._new_pool(1)
+        try:
+            return alone.submit(self.task, chunk, options).result()
+        finally:
+            alone.shutdown(wait=True, cancel_futures=True)
 
     def failure(self, error: BaseException) -> str:
         if isinstance(error, BrokenProcessPool):
@@ -752,6 +773,11 @@ def _rule_in_order(
         try:
             return step, future.result()
         except Exception as error:  # the worker died or failed: name the games it held
+            if isinstance(executor, _LocalPool):  # (Dask retries by itself)
+                try:
+                    return step, executor.retry(step.item, options, error)
+                except Exception as again:
+                    error = again
             return step, _lost(step.item, executor.failure(error))
 
     for step in planned:
