@@ -101,7 +101,10 @@ def cluster_executor(address: str, task: Callable[[Chunk, Any], Any]) -> Iterato
                     threads_per_worker=1,
                     processes=True,
                     dashboard_address=":0",  # a free port: never "port 8787 in use" warnings
-                    silence_logs=logging.ERROR,
+                    # A worker whose heartbeat races the scheduler's shutdown logs an ERROR with
+                    # a traceback (`replay --cluster local:2 | head`); the replay reports every
+                    # chunk that fails by itself.
+                    silence_logs=logging.CRITICAL,
                 )
             finally:
                 signal.signal(signal.SIGINT, previous)
@@ -118,3 +121,17 @@ def cluster_executor(address: str, task: Callable[[Chunk, Any], Any]) -> Iterato
         client.close()  # type: ignore[no-untyped-call]
         if cluster is not None:
             cluster.close()
+            _stop_resource_tracker()
+
+
+def _stop_resource_tracker() -> None:
+    """Stop and reap the resource tracker process that the LocalCluster's spawned workers
+    started.  Left to itself, it outlives this process, is reparented, and stays a defunct
+    process where PID 1 reaps no orphans (a container).  It is started again if needed."""
+    from multiprocessing import resource_tracker
+
+    tracker = getattr(resource_tracker, "_resource_tracker", None)
+    stop = getattr(tracker, "_stop", None)
+    if stop is not None:
+        with contextlib.suppress(OSError, ChildProcessError):
+            stop()

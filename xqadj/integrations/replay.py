@@ -1145,19 +1145,30 @@ def _write(
         # a process ended by SIGPIPE (128 + 13), as match, demo and show exit.
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, out.fileno())
+        _close(outcomes)
         return 141
     except KeyboardInterrupt:
         progress.clear()
         err.write("xqadj replay: interrupted\n")
         return 130
     except _WriteError:
+        _close(outcomes)
         raise
     except OSError as error:  # stdout: a full disk, a quota (``> /full/disk/out.jsonl``)
         progress.clear()
         if error.filename is not None:  # not the output: the report's own handler said so
             raise
+        _close(outcomes)
         raise _WriteError("the output (stdout)", error) from None
     return summary.exit_status
+
+
+def _close(outcomes: Iterator[Outcome]) -> None:
+    """Stop the run now, in order: the workers, the pool or the cluster (not at the
+    interpreter's exit, where a Dask worker still sending its heartbeat prints a traceback)."""
+    close = getattr(outcomes, "close", None)
+    if close is not None:
+        close()
 
 
 # -- the HTML report ---------------------------------------------------------------------------
