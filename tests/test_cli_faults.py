@@ -180,3 +180,70 @@ def test_replay_into_head_exits_as_a_closed_pipe_not_as_skipped_games() -> None:
     status = process.wait(timeout=TIMEOUT)
     assert stderr == ""
     assert status == 141
+
+
+# -- issue 22: the messages of `xqadj show` and of mistyped options ---------------------------
+
+D022_FEN = "1r2kab2/4a4/4b4/p1p1p3p/5R3/2P2N3/PC2P3P/4Cr3/1R3c3/2B1KA3 w"
+
+
+def _xqadj(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "xqadj", *args],
+        capture_output=True,
+        text=True,
+        encoding="utf-8",
+        cwd=str(ROOT),
+        timeout=TIMEOUT,
+    )
+
+
+def test_show_without_arguments_asks_for_the_position_only() -> None:
+    """Before: 'the following arguments are required: FEN|startpos, moves MOVE' (the moves are
+    optional)."""
+    done = _xqadj("show")
+    assert done.returncode == 2 and not done.stdout
+    assert done.stderr.startswith("usage: xqadj show ")
+    last = done.stderr.strip().splitlines()[-1]
+    assert last == "xqadj show: error: give the position to draw: a FEN in quotes, or startpos"
+
+
+@pytest.mark.parametrize(
+    ("args", "command"),
+    [(["show", "startpos", "--flipp"], "show"), (["replay", "--jsn", "x.pgn"], "replay")],
+)
+def test_a_mistyped_option_gets_the_subcommands_usage(args: list[str], command: str) -> None:
+    """Before: the top-level usage ('usage: xqadj [-h] [--version] COMMAND ...')."""
+    done = _xqadj(*args)
+    assert done.returncode == 2 and not done.stdout
+    assert done.stderr.startswith(f"usage: xqadj {command} ")
+    assert done.stderr.strip().splitlines()[-1] == (
+        f"xqadj {command}: error: unrecognized arguments: {args[-1 if command == 'show' else 1]}"
+    )
+
+
+def test_show_takes_wxf_and_chinese_moves_as_replay_does() -> None:
+    """Before: 'not an ICCS move: 'C8-1''."""
+    iccs = _xqadj("show", D022_FEN, "moves", *"b3b2 f2f3 b2b3 f3f2 b3b2 f2f3 b2b3 f3f2".split())
+    assert iccs.returncode == 0, iccs.stderr
+    wxf = _xqadj("show", D022_FEN, "moves", *"C8-1 R6-1 C8+1 R6+1 C8-1 R6-1 C8+1 R6+1".split())
+    assert wxf.returncode == 0, wxf.stderr
+    assert wxf.stdout == iccs.stdout and "perpetual" in iccs.stdout.lower()
+    chinese = _xqadj("show", "startpos", "moves", "炮二平五", "马８进７")
+    assert chinese.returncode == 0, chinese.stderr
+    assert chinese.stdout == _xqadj("show", "startpos", "moves", "h2e2", "h9g7").stdout
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        [*D022_FEN.split(), "moves", "b3b2"],  # the shell split the FEN into words
+        ["fen", D022_FEN.split()[0]],
+    ],
+)
+def test_show_hints_at_quoting_a_fen(args: list[str]) -> None:
+    done = _xqadj("show", *args)
+    assert done.returncode == 2 and not done.stdout
+    assert len(done.stderr.strip().splitlines()) == 1
+    assert done.stderr.startswith("xqadj show: ")
+    assert 'quote the FEN: xqadj show "<FEN> w" moves ...' in done.stderr

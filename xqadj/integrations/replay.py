@@ -508,6 +508,16 @@ def _parser(notation: str) -> Callable[[Board, str], Move]:
     return parse_chinese if notation == "chinese" else parse_wxf
 
 
+def parse_move(board: Board, text: str) -> Move:
+    """One move in ICCS, WXF or Chinese notation, detected from its form as for a game's first
+    move; raises :class:`XqadjError` for a move that does not parse or is not legal.
+
+    >>> parse_move(Board(), "炮二平五"), parse_move(Board(), "C2=5"), parse_move(Board(), "h2e2")
+    (Move.from_iccs('h2e2'), Move.from_iccs('h2e2'), Move.from_iccs('h2e2'))
+    """
+    return _parser(detect_notation(text))(board, text)
+
+
 def replay_game(item: GameRecord | BinarySource, options: Options | None = None) -> Outcome:
     """Follow one game with :class:`Game` until its first ruling or its last move."""
     options = options or Options()
