@@ -5,6 +5,9 @@ it themselves (Debian's ``fairy-stockfish`` package) when it is missing and they
 under CI a missing engine is a failure, never a silent skip.
 
 Hypothesis runs without its per-example deadline (the ``xqadj`` profile below).
+
+The tests that start real programs (the fixtures of :data:`REAL_PROGRAMS`) are marked ``slow``,
+as the long runs are: ``pytest -m "not slow"`` runs the quick part alone.
 """
 
 from __future__ import annotations
@@ -46,3 +49,14 @@ def fairy_stockfish() -> str:
 @pytest.fixture(scope="session")
 def repo_root() -> Path:
     return Path(__file__).resolve().parents[1]
+
+
+#: Fixtures that start real programs (Debian packages): their tests are ``slow`` too, so that
+#: ``pytest -m "not slow"`` is the quick part of the suite (the README says so).
+REAL_PROGRAMS = frozenset({"fairy_stockfish", "chromium", "tools", "xvfb"})
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    for item in items:
+        if REAL_PROGRAMS.intersection(getattr(item, "fixturenames", ())):
+            item.add_marker(pytest.mark.slow)

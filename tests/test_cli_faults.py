@@ -256,7 +256,6 @@ def test_show_hints_at_quoting_a_fen(args: list[str]) -> None:
 #: `LONG` bytes (if not 0), then `bestmove h2e2`; it quits at `quit`.
 _TALKATIVE_ENGINE = r"""
 import sys
-import time
 INFO, LONG = int(sys.argv[1]), int(sys.argv[2])
 for line in sys.stdin:
     command = line.split()[:1]

@@ -12,7 +12,11 @@ worker) with the same result, game for game, as reading the whole file.
 Without one, a file whose first 64 KiB hold NUL bytes in the pattern of ASCII text in UTF-16 is
 read as UTF-16 (LE or BE); other NUL bytes mean a binary file, refused as ``not a text file``.
 Otherwise each line is decoded as UTF-8, else as GB18030 (which covers GBK and GB2312, the usual
-encodings of Chinese PGN); a line that is neither is an error for the game it belongs to.
+encodings of Chinese PGN), or else as Big5 when the file's first 64 KiB, not UTF-8, read as more
+Chinese move text (进/進 退 平 车/車 ...) in Big5 than in GB18030; a line that is none of them is
+an error for the game it belongs to.  ``encoding`` (``--encoding``) names the encoding instead,
+for every line of a file without a byte-order mark.  Lines end in LF, CRLF, or CR alone (old
+Mac OS files: no LF in the first 64 KiB, and a CR).
 
 **Game boundaries in PGN.**  A *tag line* is a line whose first non-blank character is ``[``
 followed by a tag name and an opening quote (``[Event "``).  A tag line that follows a line of

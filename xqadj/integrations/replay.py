@@ -27,8 +27,9 @@ with ``--format`` every one (hidden files and directories excepted).
     after move text always starts the next game, also inside a comment or a variation that was
     never closed: the game with the unclosed ``{`` or ``(`` is reported, and the games after it
     are read.  A tag line that does not parse (``[FEN "...`` without its closing quote) is an
-    error for its game.  UTF-8 or GB18030 (GBK) text, or UTF-16/UTF-32 (see
-    :mod:`xqadj.integrations.gamefiles`).
+    error for its game.  UTF-8, GB18030 (GBK) or Big5 text, or UTF-16/UTF-32, with any line
+    ends (see :mod:`xqadj.integrations.gamefiles`); ``--encoding`` names the encoding instead
+    of guessing it.
 ``xqf``, ``cbr``, ``cbf`` (``.xqf``, ``.cbr``, ``.cbf``)
     One game per file, loaded with ``cchess`` (the optional dependency ``xqadj[files]``) and
     turned into a start FEN and the ICCS moves of its main line; variations are ignored.
@@ -53,8 +54,10 @@ with ``--format`` every one (hidden files and directories excepted).
 **Errors**: an unreadable, unknown or corrupt file, and a game that cannot be followed (bad
 FEN, malformed record, undecodable line, illegal move, a worker process that died), are
 reported on stderr with their place (file, game index and line, ply and move text), skipped,
-and the run goes on.  The summary counts the skipped games and files by kind.  Exit status: 0
-when every game was read, 1 when some game or file was skipped, 2 for a usage error.
+and the run goes on (a missing folder is ``no such folder``, one without game files ``no game
+files in FOLDER``).  The summary counts the skipped games and files by kind.  Exit status: 0
+when every game was read, 1 when some game or file was skipped, 2 for a usage error or an
+output (stdout, ``--csv``) that cannot be written, said in one line.
 
 **JSON Lines** (``--json``), one object per line on stdout; every object has ``"type"``:
 
