@@ -268,7 +268,7 @@ def test_a_missing_or_empty_folder_is_named_as_such(tmp_path: Path) -> None:
     assert result.returncode == 1
     assert f"{tmp_path / 'no-such-games'}: no such folder (file skipped)" in result.stderr
     result = run(tmp_path / "missing.pgn")
-    assert f"{tmp_path / 'missing.pgn'}: no such file (file skipped)" in result.stderr
+    assert f"{tmp_path / 'missing.pgn'}: cannot read: no such file (file skipped)" in result.stderr
     empty = tmp_path / "empty"
     empty.mkdir()
     (empty / "notes.md").write_text("no games here\n", encoding="utf-8")

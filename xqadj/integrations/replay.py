@@ -666,7 +666,9 @@ def _plan(
         try:
             if not os.path.lexists(path):
                 # No extension: most likely a folder (``replay ../games``), so say so.
-                raise GameFileError("UnreadableFile", "no such file" if kind else "no such folder")
+                raise GameFileError(
+                    "UnreadableFile", "cannot read: no such file" if kind else "no such folder"
+                )
             if os.path.isdir(path):
                 raise no_game_files(path)
             if kind is None:
@@ -1169,7 +1171,7 @@ def _write(
         raise
     except OSError as error:  # stdout: a full disk, a quota (``> /full/disk/out.jsonl``)
         progress.clear()
-        if error.filename is not None:  # not the output: the report's own handler said so
+        if error.filename is not None:  # a file of its own, not the output: as before
             raise
         _close(outcomes)
         raise _WriteError("the output (stdout)", error) from None
