@@ -19,7 +19,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from support import make_fen, sq
 
-from xqadj.board import BLACK, KNIGHT, RED, Board, Move
+from xqadj.board import BLACK, KING, KNIGHT, RED, Board, Move
 from xqadj.referee import Game, GameOverError, Reason, Ruling
 from xqadj.rules import cxa
 from xqadj.rules.cxa import search, watch
@@ -588,6 +588,23 @@ def test_property_checks_and_evasions_are_the_legal_ones(data: st.DataObject) ->
     assert sorted(search._find_checks(board)) == sorted(m for m in legal if board.gives_check(m))
     if board.is_check():
         assert sorted(search._evasions(board)) == sorted(legal)
+
+
+@PROPERTY_SETTINGS
+@given(st.data())
+def test_property_the_attack_set_is_every_attack_on_a_piece(data: st.DataObject) -> None:
+    """One pass over a side's pieces (:func:`search._pseudo_captures`) finds what asking, for
+    every enemy piece but the king, which pieces attack it finds."""
+    board = random_board(data)
+    for side in (RED, BLACK):
+        squares = board.squares
+        expected = {
+            (origin, victim, squares[victim])
+            for victim in range(90)
+            if squares[victim] and squares[victim] & 7 != KING and squares[victim] >> 3 != side
+            for origin in board.attackers(victim, side)
+        }
+        assert search._attack_set(board, side) == expected
 
 
 @PROPERTY_SETTINGS

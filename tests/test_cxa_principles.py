@@ -1,5 +1,5 @@
-"""The three principles of the CXA look-ahead 捉 (``shared/rules/CXA.md`` §5.6, issue 12), each on
-positions built for the test, not taken from the rulebook's diagrams: the case file
+"""The five principles of the CXA look-ahead 捉 (``shared/rules/CXA.md`` §5.6, issues 12 and
+20), each on positions built for the test, not taken from the rulebook's diagrams: the case file
 (``test_cxa.py``) shows that the principles keep the book's rulings; these show that they are
 what the classifier does on boards nobody tuned it for.
 
@@ -10,10 +10,14 @@ what the classifier does on boards nobody tuned it for.
   own chase, not netted against the line (neither against a 将军得子 nor as an even 各吃各子).
 * P3, a crossed pawn's value floats in every exchange the line counts, also against the piece a
   capture abandons (做根子).
+* P4, a same-type capture is an offer (兑) only when the move lined the pieces up or the
+  capturer can be taken back: a rook taking an undefended rook wins it.
+* P5, 26.5 for every form of 24.3: what the chaser loses before its first capture is the
+  price, what it loses after it is 各吃各子; an even result counts at the end of checks too.
 
 Also pinned here: the principal target of a chase is a piece that stood, not one the opponent
 threw in along the line (26.9), and a search that runs out of nodes keeps a gain it proved.
-Where a test failed before issue 12, its docstring says what the classifier answered then.
+Where a test failed before issue 12 or 20, its docstring says what the classifier answered then.
 """
 
 from __future__ import annotations
@@ -22,6 +26,7 @@ import pytest
 from support import make_fen, sq
 
 from xqadj.board import CANNON, Board, Move, square_name
+from xqadj.referee import Game
 from xqadj.rules import cxa
 from xqadj.rules.cxa import search
 
@@ -190,11 +195,135 @@ def test_p3_the_tally_floats_a_pawn_against_an_abandoned_piece() -> None:
     knight lost that way is still an even 各吃各子 (26.5 "价值相当…按捉", 图22)."""
     pawn = search._Tally().after(Move(sq("c1"), sq("c3")), 7 | 8, True)  # a black pawn on c3
     assert pawn.score() == search.STRONG
-    advisor = pawn.after(Move(sq("e5"), sq("e1")), 2, False, moved=False)
+    advisor = pawn.after(Move(sq("e5"), sq("e1")), 2, False)
     assert (advisor.counter, advisor.recaptured) == (True, False)
     assert advisor.score() == 0
-    knight = pawn.after(Move(sq("e5"), sq("b2")), 4, False, moved=False)
+    knight = pawn.after(Move(sq("e5"), sq("b2")), 4, False)
     assert knight.score() == search.EVEN_TRADE
+
+
+# -- P4: a parry's part in a gain; a same-type capture that wins ----------------------------------
+
+#: Two black rooks on rank 8 protect each other; red's rook on a4 faces the one on a8, and each
+#: could take the other.  Red's cannon comes to h8, between them: the rook on a8 loses its root.
+ROOT_CUT = make_fen({"e9": "k", "a8": "r", "i8": "r", "a4": "R", "h2": "C", "d0": "K"})
+
+
+def test_p4_a_rook_taking_an_undefended_rook_wins_it() -> None:
+    """P4 (CXA.md §5.6): a capture of a piece of the same type is an offer to exchange (兑,
+    24.4) only when the capturer can be taken back without loss, or when the move itself lined
+    the two pieces up.  炮二进六 (h2-h8) cuts the root of the black rook on a8 (断根, P1.3): the
+    rook 车九进四 takes can no longer be taken back, so it is won, a 捉 of the rook, although
+    the black rook could take red's first.  (Before P4: 献, the rooks counted as offering an
+    exchange.)"""
+    label = cxa.classify_move(Board(ROOT_CUT), Move.from_iccs("h2h8"))
+    assert label.label == "捉"
+    (gain,) = label.gains
+    assert square_name(gain.target) == "a8"
+    assert gain.line[0] == Move.from_iccs("a4a8")
+    assert gain.value >= 2 * search.STRONG
+
+
+def test_p4_the_opponents_rook_taking_an_undefended_rook_is_its_own_chase() -> None:
+    """P4 with P2: the black rook on a8 taking the undefended red rook on a4 wins it on its own,
+    so it is black's own chase, no answer to red's lines (and no 'offer' that a line may net, as
+    when P1's parry test lifts a piece off the board and leaves a rook undefended).  (Before P4
+    the set of black's winning captures was empty: same-type captures were all offers.)"""
+    board = Board(ROOT_CUT)
+    with board.passed_turn():
+        found = search._winning_captures(board)
+    assert {(square_name(o), square_name(t)) for o, t, _code in found} == {("a8", "a4")}
+
+
+@pytest.mark.parametrize(
+    ("pieces", "move"),
+    [({"b4": "R"}, "b4a4"), ({"a4": "R", "a6": "N"}, "a6c5")],
+    ids=["the rook comes", "the knight steps out of the line"],
+)
+def test_p4_a_rook_the_move_lines_up_is_still_an_offer(pieces: dict[str, str], move: str) -> None:
+    """P4's other half: when the moved piece's own role is to line up two pieces of a type so
+    that the opponent may take first at no loss, the move is 兑 (图2 车９平８), even if the
+    capture could not be taken back.  Here the red rook comes to a4, or a knight leaves the
+    file between, and the red rook faces the undefended black rook on a8: an offer, no 捉."""
+    fen = make_fen({"e9": "k", "a8": "r", "d0": "K", **pieces})
+    label = cxa.classify_move(Board(fen), Move.from_iccs(move))
+    assert label.label == "兑"
+
+
+# -- P5: 26.5 for winning material by checks ------------------------------------------------------
+
+#: Red's crossed pawn on e5 screens the e-file; the black king on e8 defends the knight on e9.
+#: Red's rook comes to e2: next, the pawn steps aside with a discovered check, the king must
+#: leave the file, and the rook takes the knight (将军抽吃).  Whichever side the pawn steps to,
+#: black takes it back afterwards (the pawn on d6, the knight on h4).
+DISCOVERED = make_fen({"e8": "k", "e9": "n", "h4": "n", "d6": "p", "e5": "P", "a2": "R", "d0": "K"})
+
+
+def test_p5_winning_by_checks_stays_a_chase_when_the_checking_pawn_is_taken_back() -> None:
+    """P5 (CXA.md §5.6; 26.5 "完整互吃后价值相当或得子者，按捉" for every form of 24.3): 车九平五
+    (a2-e2) threatens 兵五平四/六 (discovered check), the king steps aside, 车五进七 takes the
+    knight.  Black then takes the pawn that gave the check: lost after red's first capture and
+    not the capturer, it is each side taking a piece (各吃各子), a knight for a floating pawn,
+    an even result, still a 捉; its target is the knight the line wins.  (Before P5: 闲, the
+    even trade did not count at the end of checks.)"""
+    label = cxa.classify_move(Board(DISCOVERED), Move.from_iccs("a2e2"))
+    assert label.label == "捉"
+    assert label.gains
+    for gain in label.gains:
+        assert gain.how == "checks"
+        assert square_name(gain.target) == "e9"
+        assert gain.value == search.EVEN_TRADE
+
+
+def test_p5_what_is_given_up_before_the_first_capture_is_its_price() -> None:
+    """P5 on the tally: a pawn lost before the side's first capture is the price of the gain,
+    and a knight won for it is no gain (图24 送兵换马); the same pawn lost after the knight was
+    won is the opponent taking one of the side's pieces (各吃各子): an even result, a gain."""
+    pawn = 7  # a red pawn (the side probed is red), taken on e5 (crossed)
+    knight = 4 | 8  # a black knight
+    price = search._Tally().after(Move(sq("d6"), sq("e5")), pawn, False)
+    price = price.after(Move(sq("e2"), sq("e9")), knight, True)
+    assert (price.counter, price.score()) == (False, 0)
+    after = search._Tally().after(Move(sq("e2"), sq("e9")), knight, True)
+    after = after.after(Move(sq("d6"), sq("e5")), pawn, False)
+    assert (after.counter, after.score()) == (True, search.EVEN_TRADE)
+
+
+# -- master games whose ruling P4 or P5 changed (docs/cxa.md) ------------------------------------
+
+
+def rule_cycle(fen: str, cycle: str) -> tuple[str, str]:
+    """The ruling when ``cycle`` (ICCS) is played twice from ``fen`` under the CXA rules: the
+    result and the side's labels, first cycle first."""
+    game = Game(fen, rules="cxa")
+    ruling = None
+    for text in f"{cycle} {cycle}".split():
+        assert ruling is None, "ruled before the cycle was played twice"
+        ruling = game.push_iccs(text)
+    assert ruling is not None
+    return ruling.result, "".join(ruling.labels)
+
+
+def test_p4_master_game_a_cannon_that_cannot_be_taken_back_is_won() -> None:
+    """Hu Ronghua's games #325 (China Team Championship 1999), plies 57-65.  Red's cannon comes
+    back to b9 (兑: it faces the black cannon on b2 over the red cannon on b5); black's 马３进１
+    (c1-a0) takes the knight out of the red knight's reach (which answered 炮２退７ by taking
+    it) and roots the cannon: 炮２退７ now wins a cannon that cannot be taken back (P4), a 捉
+    on both of black's moves: 长捉, black must vary.  (Before P4: the cannons counted as
+    offering an exchange, black 闲捉闲捉, a draw.)"""
+    fen = "1Cbak1b2/4a4/6n1c/8p/1C7/2P3p2/P3P3P/Nc7/2nKN4/2BA1AB2 b"
+    assert rule_cycle(fen, "c1a0 b9a9 a0c1 a9b9") == ("1-0", "捉闲捉兑捉闲捉兑")
+
+
+def test_p5_master_game_an_even_trade_by_checks_is_a_chase() -> None:
+    """Hu Ronghua's games #747 (Jin Jiao Cup 1989), plies 87-95.  Red's 马七退八 (c8-b6) gives
+    the two cannons a battery: 炮九平六 checks, black's rook takes the rear cannon (the price
+    of the line: lost before red's first capture), the knight takes the rook, an advisor takes
+    the front cannon (lost after it: 各吃各子).  A rook for two cannons, one of them a price:
+    an even result after red's capture, still a 捉 (P5).  Red 将捉将捉 against black's 闲: red
+    must vary.  (Before P5: an even trade did not count at the end of checks, a draw.)"""
+    fen = "3k1ab2/4a4/C3b4/1N7/c2C4p/2P6/3r2p2/9/4A4/2B1KAB2 b"
+    assert rule_cycle(fen, "d9e9 b6c8 e9d9 c8b6") == ("0-1", "闲将闲捉闲将闲捉")
 
 
 # -- the principal target (26.9) ------------------------------------------------------------------
@@ -224,10 +353,13 @@ BUDGET = "3akc1RC/4a4/4b4/p3P3r/6b2/6B2/P8/4B4/4A4/3AK4 b"
 
 def test_a_search_that_runs_out_keeps_the_gain_it_proved(monkeypatch: pytest.MonkeyPatch) -> None:
     """Running out of nodes never makes a chase (docs/cxa.md), but it must not unmake a real
-    one either.  Black's 车１平５ (i6-e6) wins material worth 98 (a strong piece for a weak
-    one): the exact search needs more than :data:`search.LINE_NODES` nodes.  The null
-    window had shown a gain; the line keeps it, proved again with the mate tests on a budget of
-    its own.  (Before issue 12 the line was dropped: no gain.)"""
+    one either.  Black's 车１平５ (i6-e6) takes the crossed pawn, and red's best answer, two
+    rook checks and the cannon taking what black interposes, leaves an even 各吃各子 (a pawn
+    for the cannon, P3 and P5): a gain of :data:`search.EVEN_TRADE` whose exact search needs
+    more than :data:`search.LINE_NODES` nodes.  The null window had shown a gain; the line
+    keeps it, proved again with the mate tests on a budget of its own.  (Before issue 12 the
+    line was dropped: no gain.  Before P5 the advisor interposed against the second check,
+    having moved in the line, did not count as taken in a 各吃各子, and the gain was 98.)"""
     first = Move.from_iccs("i6e6")
     search._MEMO.clear()
     board = Board(BUDGET)
@@ -246,5 +378,5 @@ def test_a_search_that_runs_out_keeps_the_gain_it_proved(monkeypatch: pytest.Mon
     exact = search._Prober(board, moved=sq("i6"), strict=True)
     exact.prepare()
     value, _check = exact.line(first, alpha=0)
-    assert value.score == 98  # the gain is real
+    assert value.score == search.EVEN_TRADE  # the gain is real
     assert 100_000 - exact.budget.left > default  # and its exact search needs more nodes

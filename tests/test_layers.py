@@ -227,6 +227,40 @@ def test_the_import_graph_has_no_circle() -> None:
     assert find_circle(GRAPH) is None, f"import circle: {' -> '.join(find_circle(GRAPH) or [])}"
 
 
+def read_orders(text: str) -> dict[str, list[str]]:
+    """The subpackages whose modules the page puts in order (between ``<!-- order PACKAGE -->``
+    and ``<!-- /order -->``): each package's modules, from the bottom up."""
+    orders = {}
+    for package, block in re.findall(r"<!-- order ([\w.]+) -->(.*?)<!-- /order -->", text, re.S):
+        names = re.findall(r"`(\w+)\.py`", block)
+        orders[package] = [package if n == "__init__" else f"{package}.{n}" for n in names]
+    return orders
+
+
+ORDERS = read_orders(ARCHITECTURE.read_text(encoding="utf-8"))
+
+
+def test_the_page_orders_the_split_subpackages() -> None:
+    assert {"xqadj.rules.cxa", "xqadj.integrations.match"} <= set(ORDERS)
+
+
+@pytest.mark.parametrize("package", sorted(ORDERS))
+def test_a_subpackage_module_imports_only_those_before_it(package: str) -> None:
+    """Inside a subpackage split by concern, the page's order is the rule too: a module
+    imports only the modules listed before it, and the list names every module."""
+    order = ORDERS[package]
+    inside = {m for m in MODULES if m == package or m.startswith(package + ".")}
+    assert set(order) == inside, f"{package}: the page lists {order}, the package has {inside}"
+    for rank, module in enumerate(order):
+        later = GRAPH[module] & set(order[rank:])
+        assert not later, f"{module} imports {sorted(later)}, not before it in the page's order"
+
+
+def test_the_order_reader_reads_a_block() -> None:
+    text = "x <!-- order a.b -->`low.py` (the bottom) → `high.py` → `__init__.py`<!-- /order -->"
+    assert read_orders(text) == {"a.b": ["a.b.low", "a.b.high", "a.b"]}
+
+
 def test_the_referee_reaches_the_profiles_only_through_the_registry() -> None:
     """A new profile is one module and one registry line: nothing above the rules layer names a
     profile module (xqadj.rules.axf, xqadj.rules.cxa...) directly."""

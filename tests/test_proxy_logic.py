@@ -3,7 +3,9 @@ in sync with the game the GUI actually plays, whatever the engine's ``bestmove``
 
 from __future__ import annotations
 
-from xqadj.board import Board
+import re
+
+from xqadj.board import Board, Move
 from xqadj.integrations.proxy import Proxy
 
 D001_FEN = "c2a1k3/2c1a2R1/b6P1/8p/9/9/9/9/4K4/9 w"
@@ -101,3 +103,64 @@ def test_a_ruling_before_the_ponder_guess_is_shown() -> None:
     shown = search(proxy, f"position fen {D001_FEN} moves {' '.join(D001)} h8h9", "go ponder")
     assert len(rulings(shown)) == 1
     assert status(proxy).startswith("status ply 8 occurrences 3 result 0-1")
+
+
+def explanations(lines: list[str]) -> list[str]:
+    return [
+        line.removeprefix("info string xqadj ")
+        for line in lines
+        if line.startswith("info string xqadj ") and not rulings([line])
+    ]
+
+
+#: A move or a square in a text: ``h9h10``, ``f10``.
+MOVE_OR_SQUARE = re.compile(r"(?<![A-Za-z0-9])(?:[a-i](?:10|[0-9])){1,2}(?![A-Za-z0-9])")
+
+
+def test_the_explanation_is_in_the_engines_notation() -> None:
+    """Fairy-Stockfish writes ranks 1-10: the ruling and its explanation both do too."""
+    proxy = Proxy()
+    proxy.from_gui("uci")
+    proxy.from_engine("id name Fairy-Stockfish 14 64")
+    proxy.from_engine("uciok")
+    fairy = [Move.from_iccs(move).fairy() for move in D001]
+    search(proxy, f"position fen {D001_FEN} moves {' '.join(fairy[:7])}")
+    shown = proxy.from_engine(f"bestmove {fairy[7]}")
+    assert rulings(shown) == [
+        "info string xqadj ruling result 0-1 reason perpetual-check ply 8 offender red "
+        "article art.6 cycle " + " ".join(fairy)
+    ]
+    [text] = explanations(shown)
+    assert "h9h10 (车二进一) red check 将 (the rook h10 attacks the king: a check)" in text
+    assert "the red rook that stood on h9 when the cycle began" in text
+    # Every move and square named is in fairy notation: the cycle's moves, and squares on
+    # ranks 1-10 (ICCS would write h8h9 and the rook h9).
+    named = MOVE_OR_SQUARE.findall(text)
+    assert {m for m in named if len(m) > 3} <= set(fairy)
+    assert "h8h9" not in named and "h9" in named and "h10" in named
+
+
+def test_under_ucci_the_explanation_stays_in_iccs() -> None:
+    proxy = Proxy()
+    proxy.from_gui("ucci")
+    shown = search(proxy, f"position fen {D001_FEN} moves {' '.join(D001)}")
+    [text] = explanations(shown)
+    assert "h8h9 (车二进一) red check 将 (the rook h9 attacks the king: a check)" in text
+
+
+def test_a_cxa_explanation_is_in_the_engines_notation_too() -> None:
+    d022 = "1r2kab2/4a4/4b4/p1p1p3p/5R3/2P2N3/PC2P3P/4Cr3/1R3c3/2B1KA3 w"
+    fairy = [Move.from_iccs(m).fairy() for m in "b3b2 f2f3 b2b3 f3f2".split() * 2]
+    proxy = Proxy(notation="fairy", rules="cxa")
+    proxy.from_gui("uci")
+    shown = search(proxy, f"position fen {d022} moves {' '.join(fairy)}")
+    assert rulings(shown)[0].endswith("cycle " + " ".join(fairy))
+    [text] = explanations(shown)
+    assert "Under the CXA rules" in text and "b4b3 (炮八退一)" in text
+    # Every move and square of the ICCS explanation (the cycle, the capture lines) is there,
+    # one rank up.
+    ruling = proxy.session.game.ruling
+    assert ruling is not None
+    iccs = MOVE_OR_SQUARE.findall(ruling.explain())
+    up = [re.sub(r"[0-9]", lambda d: str(int(d[0]) + 1), token) for token in iccs]
+    assert iccs and MOVE_OR_SQUARE.findall(text) == up

@@ -73,7 +73,45 @@ def test_cards_are_sorted_by_reason_and_names_are_escaped() -> None:
     # The pictures are the rulings': D22's two chases; D01's two checks, each answered by a
     # king move that uncovers a cannon's attack on the rook (a chase, drawn too).
     assert page.count('class="arrow chase"') == 4 and page.count('class="arrow check"') == 2
-    assert "every move (perpetual check, 长将)" in page  # the explanation
+    assert "every move (perpetual check, 长将, art. 6)" in page  # the explanation
+
+
+def test_header_index_sections_and_boards_drawn_once() -> None:
+    """The header names xqadj's version, the date and the rules profile; the index links to
+    every card; a caller's pre-rendered sections come before the games; the board's grid and
+    the pieces' faces are drawn once for the whole page, every picture refers to them."""
+    from datetime import UTC, datetime
+
+    from xqadj import __version__
+
+    chase_game, chase = ruled(D22_FEN, D22_MOVES)
+    check_game, check = ruled(D01_FEN, D01_MOVES)
+    made = [
+        report.Card("d22 & co", chase_game.board, chase),
+        report.Card("d01", check_game.board, check),
+    ]
+    page = report.render(
+        "Two",
+        ["summary"],
+        made,
+        rules="axf",
+        sections=['<section id="statistics"><h2>Statistics</h2></section>'],
+        made=datetime(2026, 1, 2, 3, 4, tzinfo=UTC),
+    )
+    assert_self_contained(page)
+    assert f"xqadj {__version__} · 2026-01-02 03:04 UTC · rules: axf" in page
+    anchors = re.findall(r'<li><a href="#([\w-]+)">([^<]*)</a>', page)
+    ids = re.findall(r'<article class="card" id="([\w-]+)"', page)
+    assert [a for a, _ in anchors] == ids and len(set(ids)) == 2
+    assert [name for _, name in anchors] == ["d01", "d22 &amp; co"]  # in the cards' order
+    assert page.index('id="statistics"') < page.index("<main>")
+    assert page.index("</header>") < page.index('id="statistics"')
+    # One grid and one face per piece for the whole page; ten pictures (five a game) use them.
+    assert page.count('class="lines"') == 1 and page.count('id="xq-R"') == 1
+    assert page.count('<use href="#xq-board-iccs"/>') == 10
+    assert page.count('class="piece"') > 10 * 10
+    # Without a rules name, the cards' profiles are named.
+    assert "rules: axf</p>" in report.render("One", [], made[:1])
 
 
 def test_an_empty_report_says_so() -> None:
@@ -100,6 +138,36 @@ def test_replay_html_has_a_card_per_ruled_game(tmp_path: Path) -> None:
         result, reason = rest.split()[:2]
         assert f"<h3>{source.replace('&', '&amp;')}</h3>" in page
         assert any(c["reason"] == reason and c["result"] == result for c in found)
+
+
+def test_replay_html_draws_as_show_does(tmp_path: Path) -> None:
+    """``--letters``, ``--flip`` and ``--coordinates`` reach the report's boards, as ``show``
+    takes them, and ``--rules`` its header."""
+    games = tmp_path / "d22.txt"
+    games.write_text(f"{D22_FEN} | {D22_MOVES}\n", encoding="utf-8")
+    out = tmp_path / "replay.html"
+    done = xqadj(
+        "replay",
+        str(games),
+        "--html",
+        str(out),
+        "--letters",
+        "--flip",
+        "--coordinates",
+        "chinese",
+        "--rules",
+        "cxa",
+    )
+    assert done.returncode == 0, done.stderr
+    page = out.read_text(encoding="utf-8")
+    assert 'id="xq-board-chinese-f-l"' in page and 'href="#xq-board-chinese-f-l"' in page
+    assert 'href="#xq-R-l"' in page and 'href="#xq-R"' not in page
+    assert "rules: cxa</p>" in page
+    defs = page[page.index("<defs>") : page.index("</defs>")]
+    assert not re.search(r"[\u4e00-\u9fff]", defs)  # letters and WXF digits only
+    # Flipped: Red's rook on a0 (its rook on b1 here) is drawn at the top.
+    rook = re.search(r'data-square="b1" data-piece="R" x="([\d.]+)" y="([\d.]+)"', page)
+    assert rook and float(rook.group(2)) < 100
 
 
 def test_replay_html_that_cannot_be_written_is_one_error_line(tmp_path: Path) -> None:
@@ -132,10 +200,14 @@ def test_match_html_draws_each_ruled_game(tmp_path: Path) -> None:
         str(openings),
         "--html",
         str(out),
+        "--letters",
+        "--coordinates",
+        "none",
     )
     assert done.returncode == 0, done.stderr
     page = out.read_text(encoding="utf-8")
     assert_self_contained(page)
+    assert 'href="#xq-board-none-l"' in page and 'href="#xq-C-l"' in page
     assert [(c["reason"], c["offender"]) for c in cards(page)] == [("perpetual-chase", "red")] * 2
     assert "final: A 1 - 1 B over 2 games" in page
     assert '<span class="red">A</span>' in page and '<span class="red">B</span>' in page

@@ -9,10 +9,14 @@ Headless Chromium (Debian's ``chromium``; installed here when missing, as root, 
 * a probe script, added to a copy of the page and read back with ``--dump-dom``, reports every
   arrow element of every picture (its kind, squares and rendered size), which must be exactly the
   move, the checks (attackers of the king) and the chases (:func:`xqadj.rules.axf.classify_move`)
-  of each cycle move, computed here without xqadj.svg; it draws every piece character in the
-  font the page's pieces use and compares it with the box of a character no font has (a control
-  that must come out as a box), so a missing CJK font fails; and it checks that a phone-wide
-  window needs no sideways scrolling.
+  of each cycle move, computed here without xqadj.svg, and every ring (the king in check, the
+  chased pieces); it draws every piece character in the font the page's pieces use and compares
+  it with the box of a character no font has (a control that must come out as a box), so a
+  missing CJK font fails; it checks that a phone-wide window needs no sideways scrolling, and
+  that at 1280 px the boards are large and a row's boards stand on one line whatever their
+  titles.  A report of the CXA rulebook cases checks the CXA marks (the 杀 line, the 拦 check,
+  the 兑 pair) against :func:`xqadj.referee.cycle_steps`.  The probe prints how long the page
+  took to lay out (no assertion: speed is shown, not tested).
 """
 
 from __future__ import annotations
@@ -33,13 +37,15 @@ import pytest
 from support import apt_install, skip_or_fail
 
 from xqadj import svg
-from xqadj.board import square_name
+from xqadj.board import FILE_NAMES, Board, square_name
 from xqadj.integrations import replay, report
+from xqadj.referee import cycle_start, cycle_steps
 from xqadj.rules.axf import classify_move
 
 ROOT = Path(__file__).resolve().parents[1]
 GAMES = ROOT.parent / "shared" / "games"
 CASES = ROOT / "tests" / "data" / "axf-cases.tsv"
+CXA_CASES = ROOT / "tests" / "data" / "cxa-cases.tsv"
 BROWSERS = ("chromium", "chromium-browser")
 FLAGS = [
     "--headless",
@@ -53,7 +59,7 @@ FLAGS = [
     "--hide-scrollbars",
 ]
 #: Every character a picture draws in the CJK font.
-CHARACTERS = "帥仕相傌俥炮兵將士象馬車砲卒楚河漢界将捉闲"
+CHARACTERS = "帥仕相傌俥炮兵將士象馬車砲卒楚河漢界将捉闲杀拦兑"
 
 
 def _has_cjk_font() -> bool:
@@ -178,11 +184,12 @@ def near(pixel: tuple[int, int, int], target: tuple[int, int, int], tolerance: i
 # -- the reports ---------------------------------------------------------------------------------
 
 
-def make_report(paths: list[Path], out: Path) -> dict[str, report.Card]:
+def make_report(paths: list[Path], out: Path, rules: str = "axf") -> dict[str, report.Card]:
     """The report of ``paths`` (ruled with replay's API), and its cards by source."""
-    summary, outcomes = replay.replay_paths([str(p) for p in paths])
+    options = replay.Options(rules)
+    summary, outcomes = replay.replay_paths([str(p) for p in paths], options)
     kept = list(outcomes)
-    cards = replay.replay_cards(kept)
+    cards = replay.replay_cards(kept, options)
     assert len(cards) == summary.ruled > 0
     report.write(out, report.render("xqadj replay: rulings", [summary.text(0.0)], cards))
     return {card.source: card for card in cards}
@@ -210,16 +217,33 @@ PROBE = """
     const panels = [];
     card.querySelectorAll("figure.panel").forEach(function (figure) {
       const arrows = [];
+      // An arrow is its shaft (a line: one side of its box may be 0) and its head.
+      const heads = {};
+      figure.querySelectorAll("g.arrow-head").forEach(function (head) {
+        const box = head.getBoundingClientRect();
+        heads[head.dataset.kind + head.dataset.from + head.dataset.to] =
+          box.width > 0 && box.height > 0;
+      });
       figure.querySelectorAll("g.arrow").forEach(function (arrow) {
         const box = arrow.getBoundingClientRect();
+        const key = arrow.dataset.kind + arrow.dataset.from + arrow.dataset.to;
         arrows.push([arrow.dataset.kind, arrow.dataset.from, arrow.dataset.to,
-                     box.width > 0 && box.height > 0]);
+                     (box.width > 0 || box.height > 0) && heads[key] === true]);
       });
-      panels.push({arrows: arrows, pieces: figure.querySelectorAll("g.piece").length});
+      const marks = [];
+      figure.querySelectorAll("circle.mark").forEach(function (mark) {
+        const box = mark.getBoundingClientRect();
+        marks.push([mark.dataset.kind, mark.dataset.square, box.width > 0 && box.height > 0]);
+      });
+      const board = figure.querySelector("svg").getBoundingClientRect();
+      const title = figure.querySelector("figcaption.title").getBoundingClientRect();
+      panels.push({arrows: arrows, marks: marks, pieces: figure.querySelectorAll(".piece").length,
+                   board: [board.left, board.top, board.width], titleTop: title.top});
     });
     result.cards.push({source: card.querySelector("h3").textContent, panels: panels});
   });
-  const text = document.querySelector("g.piece text");
+  result.laidOut = performance.now();
+  const text = document.querySelector(".piece-face text");
   const family = getComputedStyle(text).fontFamily;
   function draw(character) {
     const canvas = document.createElement("canvas");
@@ -277,14 +301,19 @@ def probe(
 def expected_panels(card: report.Card) -> list[list[tuple[str, str, str]]]:
     """The arrows each picture must have, from the rules alone: for each cycle move, the move,
     the pieces that attack the king after it, and classify_move's chases; for a ruling without
-    a cycle, the checks against the king that lost."""
+    a cycle, the last move (the mating move of a checkmate) and the checks against the king
+    that lost."""
     board, ruling = card.board, card.ruling
     if not ruling.cycle:
         king = board.king_squares[board.turn]
+        last = board.move_stack[-1]
         return [
             sorted(
-                ("check", square_name(a), square_name(king))
-                for a in board.attackers(king, 1 - board.turn)
+                [("move", square_name(last.from_square), square_name(last.to_square))]
+                + [
+                    ("check", square_name(a), square_name(king))
+                    for a in board.attackers(king, 1 - board.turn)
+                ]
             )
         ]
     work = board.copy()
@@ -302,6 +331,38 @@ def expected_panels(card: report.Card) -> list[list[tuple[str, str, str]]]:
         ]
         arrows += [("chase", square_name(t.attacker), square_name(t.victim)) for t in chases]
         panels.append(sorted(arrows))
+    return panels
+
+
+def expected_marks(card: report.Card) -> list[list[tuple[str, str]]]:
+    """The rings each picture must have, from the rules alone: the king of the side to move
+    when it is in check; after each cycle move, classify_move's chased pieces; on every picture,
+    the pieces the ruling found chased on every move (``'R@h0'``: where they stood when the
+    cycle began), followed as they move."""
+    board, ruling = card.board, card.ruling
+
+    def king(position: Board) -> set[tuple[str, str]]:
+        if not position.is_check():
+            return set()
+        return {("check", square_name(position.king_squares[position.turn]))}
+
+    if not ruling.cycle:
+        return [sorted(king(board))]
+    hunted = [
+        FILE_NAMES.index(piece_id[2]) + 9 * int(piece_id[3])
+        for verdict in ruling.verdicts
+        for piece_id in verdict.chased
+    ]
+    work = board.copy()
+    for _ in ruling.cycle:
+        work.pop()
+    panels = [sorted(king(work) | {("chase", square_name(sq)) for sq in hunted})]
+    for move in ruling.cycle:
+        chases = classify_move(work, move).victims
+        work.push(move)
+        hunted = [move.to_square if sq == move.from_square else sq for sq in hunted]
+        rings = king(work) | {("chase", square_name(t.victim)) for t in chases}
+        panels.append(sorted(rings | {("chase", square_name(sq)) for sq in hunted}))
     return panels
 
 
@@ -333,23 +394,109 @@ def test_arrows_glyphs_and_phone_width(
         if cycle and drawn != len(cycle):
             # Drawn once: the same moves played twice from the same position.
             assert 2 * drawn == len(cycle) and cycle[:drawn] == cycle[drawn:]
+        rings = expected_marks(card)
         for index, panel in enumerate(panels):
             arrows = sorted((kind, a, b) for kind, a, b, _ in panel["arrows"])
             assert arrows == expected[index], (shown["source"], index)
             assert all(visible for *_, visible in panel["arrows"])
+            assert sorted((kind, sq) for kind, sq, _ in panel["marks"]) == rings[index], (
+                shown["source"],
+                index,
+            )
+            assert all(visible for *_, visible in panel["marks"])
             # A cycle since the last capture takes nothing: every picture has all the pieces.
             assert panel["pieces"] == pieces, (shown["source"], index)
 
 
-@pytest.mark.parametrize("width", [1200, 390])
+def test_boards_are_large_and_rows_stand_on_one_line_at_1280(
+    chromium: str, built: tuple[Path, dict[str, report.Card]]
+) -> None:
+    """At 1280 px a board is wide enough to read a file at a glance (not the 220 px panels of
+    old), and titles of one line or two do not shift the boards of a row."""
+    page, _ = built
+    data = probe(chromium, page, 1280)
+    cards = data["cards"]
+    assert isinstance(cards, list)
+    rows = 0
+    for card in cards:
+        by_row: dict[float, list[float]] = {}
+        for panel in card["panels"]:
+            left, top, width = panel["board"]
+            assert width >= 360, (card["source"], width)
+            by_row.setdefault(round(panel["titleTop"]), []).append(top)
+        for tops in by_row.values():
+            assert max(tops) - min(tops) < 1, (card["source"], tops)
+            rows += len(tops) > 1
+    assert rows > 0  # rows of several boards were compared
+    print(f"\n{page.name}: {page.stat().st_size / 1e6:.2f} MB, laid out {data['laidOut']:.0f} ms")
+
+
+@pytest.fixture(scope="module")
+def cxa_built(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, report.Card]]:
+    out = tmp_path_factory.mktemp("report") / "cxa-cases.html"
+    return out, make_report([CXA_CASES], out, rules="cxa")
+
+
+def test_cxa_marks_follow_the_labels(
+    chromium: str, cxa_built: tuple[Path, dict[str, report.Card]]
+) -> None:
+    """Under CXA, each cycle move's picture draws what its label names, as the referee's cycle
+    steps give it: the threatening side's moves of a 杀's mating line, the check a 拦 stands in
+    the way of (its blocker ringed), the pair of a 兑 (both ringed); the report holds each
+    kind somewhere."""
+    page, by_source = cxa_built
+    data = probe(chromium, page, 1280)
+    cards = data["cards"]
+    assert isinstance(cards, list)
+    seen: set[str] = set()
+    for shown in cards:
+        card = by_source[shown["source"]]
+        if not card.ruling.cycle:
+            continue
+        start = cycle_start(card.board, card.ruling)
+        steps = cycle_steps(card.board, card.ruling)
+        shown_steps, _times = svg.shown_steps(start, steps)
+        for step, panel in zip(shown_steps, shown["panels"][1:], strict=True):
+            arrows = {(kind, a, b) for kind, a, b, _ in panel["arrows"]}
+            rings = {(kind, sq) for kind, sq, _ in panel["marks"]}
+            extra = {a for a in arrows if a[0] in ("kill", "block", "exchange")}
+            expected: set[tuple[str, str, str]] = set()
+            if step.label == "杀":
+                assert step.line, (shown["source"], step)
+                expected |= {
+                    ("kill", square_name(m.from_square), square_name(m.to_square))
+                    for m in step.line[::2]
+                }
+            if step.label == "拦":
+                blocked = step.line[0]
+                expected.add(
+                    ("block", square_name(blocked.from_square), square_name(blocked.to_square))
+                )
+                assert ("block", square_name(step.move.to_square)) in rings
+            if step.label == "兑" and step.pair is not None:
+                mine, theirs = map(square_name, step.pair)
+                expected.add(("exchange", mine, theirs))
+                assert {("exchange", mine), ("exchange", theirs)} <= rings
+            assert extra == expected, (shown["source"], step.move.iccs(), step.label)
+            seen |= {kind for kind, *_ in extra}
+    assert seen == {"kill", "block", "exchange"}
+
+
+# A phone's window is taller, in CSS pixels, than it is wide; the header (summary, legend,
+# index) takes more of its height, so the first move's picture needs a longer look.
+@pytest.mark.parametrize(("width", "height"), [(1200, 1200), (390, 1800)])
 def test_screenshot_shows_boards_and_pieces(
-    chromium: str, built: tuple[Path, dict[str, report.Card]], width: int, tmp_path: Path
+    chromium: str,
+    built: tuple[Path, dict[str, report.Card]],
+    width: int,
+    height: int,
+    tmp_path: Path,
 ) -> None:
     page, _ = built
     shot = tmp_path / f"{page.stem}-{width}.png"
-    run_browser(chromium, page, f"--screenshot={shot}", f"--window-size={width},1200")
-    got_width, height, pixels = read_png(shot)
-    assert (got_width, height) == (width, 1200)
+    run_browser(chromium, page, f"--screenshot={shot}", f"--window-size={width},{height}")
+    got_width, got_height, pixels = read_png(shot)
+    assert (got_width, got_height) == (width, height)
     targets = {name: rgb(svg.COLORS[name]) for name in ("board", "red", "black", "disc")}
     targets["move arrow"] = over_board(svg.COLORS["move"])
     counts = {name: sum(1 for p in pixels if near(p, target)) for name, target in targets.items()}

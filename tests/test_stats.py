@@ -182,6 +182,36 @@ def test_score_and_pairs():
     assert clean_sweep.elo == math.inf and clean_sweep.los == 1.0
 
 
+# What fastchess prints for samples without spread (std::fixed of inf and 0/0), and what we do.
+DEGENERATE = [
+    (Trinomial(wins=10), "Elo: n/a, nElo: n/a, LOS: 100.00 %"),
+    (Trinomial(losses=3), "Elo: n/a, nElo: n/a, LOS: 0.00 %"),
+    (Trinomial(draws=6), "Elo: 0.00 +/- n/a, nElo: n/a, LOS: n/a"),
+    (Pentanomial(ww=2), "Elo: n/a, nElo: n/a, LOS: 100.00 %"),
+    (Pentanomial(draw=5), "Elo: 0.00 +/- n/a, nElo: n/a, LOS: n/a"),
+    (Pentanomial(wd=4), "Elo: 190.85 +/- n/a, nElo: n/a, LOS: 100.00 %"),
+]
+
+
+@pytest.mark.parametrize("result,text", DEGENERATE)
+def test_degenerate_samples_print_n_a_not_inf_or_zero_error(result, text):
+    """A clean sweep, or any sample whose games (pairs) all had the same result, has no error
+    bar: fastchess prints ``inf``/``nan`` there and xqadj printed ``nElo: inf +/- 0.00``, an
+    error of zero that reads as certainty.  Both now print n/a, and the estimate says why."""
+    estimate = elo_estimate(result)
+    assert estimate.text() == text
+    assert not estimate.spread
+    assert "inf" not in estimate.text() and "nan" not in estimate.text()
+
+
+@given(st.tuples(*[st.integers(0, 60)] * 3).map(lambda c: Trinomial(*c)))
+def test_printed_statistics_never_show_inf_or_nan(result):
+    text = elo_estimate(result).text()
+    assert "inf" not in text and "nan" not in text
+    if elo_estimate(result).spread:
+        assert "n/a" not in text.split("nElo")[1]  # with spread, nElo and LOS are numbers
+
+
 counts3 = st.tuples(*[st.integers(0, 200)] * 3)
 counts5 = st.tuples(*[st.integers(0, 100)] * 5)
 bounds = st.tuples(st.floats(-30, 20), st.floats(1, 30)).map(lambda b: (b[0], b[0] + b[1]))
@@ -205,8 +235,14 @@ def test_elo_symmetric_under_swapping_engines(result):
     assert theirs.score == pytest.approx(1 - mine.score)
     if math.isfinite(mine.elo):
         assert theirs.elo == pytest.approx(-mine.elo, abs=1e-9)
+    if mine.spread:  # without spread nElo is ±inf or undefined (NaN), on both sides
         assert theirs.nelo == pytest.approx(-mine.nelo, abs=1e-9)
-    assert theirs.los == pytest.approx(1 - mine.los, abs=1e-12)
+    else:
+        assert not theirs.spread
+    if math.isnan(mine.los):  # no spread at a score of ½: undefined from either side
+        assert math.isnan(theirs.los)
+    else:
+        assert theirs.los == pytest.approx(1 - mine.los, abs=1e-12)
 
 
 @given(counts3, bounds, st.sampled_from(MODELS))

@@ -49,6 +49,15 @@ def arrows(root: ET.Element) -> list[tuple[str, str, str]]:
     ]
 
 
+def marks(root: ET.Element) -> list[tuple[str, str]]:
+    """``(kind, square)`` of each ring drawn, in order."""
+    return [
+        (c.get("data-kind", ""), c.get("data-square", ""))
+        for c in root.iter(f"{SVG}circle")
+        if "mark" in (c.get("class") or "").split()
+    ]
+
+
 def translate(root: ET.Element, square: str) -> tuple[float, float]:
     for g in root.iter(f"{SVG}g"):
         if g.get("data-square") == square and "piece" in (g.get("class") or ""):
@@ -322,10 +331,12 @@ def test_ruling_picture_of_a_mixed_cycle_draws_every_move() -> None:
 
 
 def test_ruling_without_a_cycle_draws_the_final_position_with_its_checks() -> None:
+    """A checkmate: the mating move as an arrow, the check, and a ring on the mated king."""
     game, ruling = ruled("3k5/1R7/9/9/9/9/9/9/9/R3K4 w", ["a0a9"])
     assert ruling.reason is Reason.CHECKMATE and ruling.offender != RED
     root = parse(svg.ruling(game.board, ruling))
-    assert arrows(root) == [("check", "a9", "d9")]
+    assert arrows(root) == [("move", "a0", "a9"), ("check", "a9", "d9")]
+    assert marks(root) == [("check", "d9")]
 
 
 def test_a_ruling_with_letters_keeps_cjk_to_its_explanation() -> None:
@@ -339,6 +350,220 @@ def test_a_ruling_with_letters_keeps_cjk_to_its_explanation() -> None:
     assert outside and not any(CJK.search(text) for text in outside)
     explanation = [e for e in root if e.get("class") == "explanation"]
     assert len(explanation) == 1 and "长捉" in "".join(explanation[0].itertext())
+
+
+# -- marks and arrows that hide nothing -----------------------------------------------------------
+
+
+def panel_groups(root: ET.Element) -> list[ET.Element]:
+    return [g for g in root.iter(f"{SVG}g") if "panel" in (g.get("class") or "").split()]
+
+
+def test_rings_on_the_chased_piece_on_every_panel() -> None:
+    """D22: Red's cannon chases the rook on f2/f3; the rook is ringed on each picture, where it
+    stands, also on Black's moves (it is the piece ruled chased on every move)."""
+    game, ruling = ruled(D22_FEN, D22_MOVES)
+    root = parse(svg.ruling(game.board, ruling))
+    assert [marks(panel) for panel in panel_groups(root)] == [
+        [("chase", "f2")],
+        [("chase", "f2")],
+        [("chase", "f3")],
+        [("chase", "f3")],
+        [("chase", "f2")],
+    ]
+
+
+def test_rings_on_the_checked_king() -> None:
+    """WXF diagram 1: Red's rook checks on every move, and Black's king chases it back with a
+    cannon's help: each picture after a check rings Black's king where it stands, and every
+    picture the rook, chased on every one of Black's moves."""
+    game, ruling = ruled(
+        "c2a1k3/2c1a2R1/b6P1/8p/9/9/9/9/4K4/9 w", "h8h9 f9f8 h9h8 f8f9 h8h9 f9f8 h9h8 f8f9".split()
+    )
+    root = parse(svg.ruling(game.board, ruling))
+    rings = [marks(panel) for panel in panel_groups(root)]
+    assert rings == [
+        [("chase", "h8")],
+        [("check", "f9"), ("chase", "h9")],
+        [("chase", "h9")],
+        [("check", "f8"), ("chase", "h8")],
+        [("chase", "h8")],
+    ]
+
+
+def head_points(root: ET.Element) -> list[tuple[ET.Element, list[tuple[float, float]]]]:
+    found = []
+    for g in root.iter(f"{SVG}g"):
+        if "arrow-head" in (g.get("class") or "").split():
+            for polygon in g.iter(f"{SVG}polygon"):
+                numbers = [float(n) for n in re.findall(r"[-\d.]+", polygon.get("points", ""))]
+                found.append((g, list(zip(numbers[::2], numbers[1::2], strict=True))))
+    return found
+
+
+def centre(square: str, flipped: bool = False) -> tuple[float, float]:
+    sq = "abcdefghi".index(square[0]) + 9 * int(square[1])
+    return svg._point(sq, flipped)
+
+
+def test_arrows_end_at_the_edge_of_the_disc_and_pass_under_the_pieces() -> None:
+    """D22's chase b2 → f2 passes under the cannon's screen on e2: the shaft is drawn before
+    the pieces, the head after them, its tip on the edge of the rook's disc and no point of it
+    over the screen's character."""
+    game, ruling = ruled(D22_FEN, D22_MOVES)
+    position = cycle_start(game.board, ruling)
+    position.push(ruling.cycle[0])
+    text = svg.board(position, arrows=[svg.Arrow(Move.from_iccs("b2f2").from_square, 23, "chase")])
+    root = parse(text)
+    order = [
+        (g.get("class") or "").split()[0] for g in root if g.tag in (f"{SVG}g", f"{SVG}use")
+    ]
+    assert order.index("arrow") < order.index("piece") < order.index("arrow-head")
+    ((group, points),) = head_points(root)
+    assert (group.get("data-from"), group.get("data-to")) == ("b2", "f2")
+    tip = points[0]
+    fx, fy = centre("f2")
+    assert abs(((tip[0] - fx) ** 2 + (tip[1] - fy) ** 2) ** 0.5 - (svg.DISC + 1)) < 0.2
+    ex, ey = centre("e2")  # the screen
+    assert all(((x - ex) ** 2 + (y - ey) ** 2) ** 0.5 >= svg.CELL / 4 for x, y in points)
+    line = next(root.iter(f"{SVG}line"))
+    bx, _ = centre("b2")
+    assert float(line.get("x1", 0)) - bx >= svg.DISC  # it starts off the cannon's disc
+
+
+@settings(
+    max_examples=25, deadline=None, database=None, suppress_health_check=[HealthCheck.too_slow]
+)
+@given(st.data())
+def test_property_no_arrow_head_covers_a_character(data: st.DataObject) -> None:
+    """For positions of random play with every legal move drawn as an arrow: no point of a
+    head comes within a quarter of a line's spacing of a piece's centre (where its character
+    is), and a head ending on a piece has its tip on the edge of the disc."""
+    board = Board()
+    for _ in range(data.draw(st.integers(0, 60), label="plies")):
+        moves = board.legal_moves()
+        if not moves:
+            break
+        board.push(moves[data.draw(st.integers(0, len(moves) - 1))])
+    flipped = data.draw(st.booleans(), label="flipped")
+    moves = board.legal_moves()
+    root = parse(
+        svg.board(
+            board, arrows=[(m.from_square, m.to_square) for m in moves], flipped=flipped
+        )
+    )
+    pieces_at = [
+        svg._point(sq, flipped) for sq in range(90) if board.piece_at(sq) is not None
+    ]
+    heads = head_points(root)
+    assert len(heads) == len(moves)
+    for group, points in heads:
+        for x, y in points:
+            assert all(
+                ((x - px) ** 2 + (y - py) ** 2) ** 0.5 >= svg.CELL / 4 - 0.1
+                for px, py in pieces_at
+            ), group.attrib
+        hx, hy = centre(group.get("data-to", ""), flipped)
+        tip = ((points[0][0] - hx) ** 2 + (points[0][1] - hy) ** 2) ** 0.5
+        if any((px, py) == (hx, hy) for px, py in pieces_at):
+            assert tip >= svg.DISC
+
+
+def cxa_case(case_id: str) -> tuple[Game, Ruling]:
+    with open(ROOT / "tests" / "data" / "cxa-cases.tsv", encoding="utf-8") as handle:
+        row = next(r for r in csv.DictReader(handle, delimiter="\t") if r["id"] == case_id)
+    game = Game(row["fen"], rules="cxa")
+    ruling = None
+    for text in row["moves"].split():
+        ruling = game.push_iccs(text)
+        if ruling is not None:
+            break
+    assert ruling is not None
+    return game, ruling
+
+
+def test_cxa_kill_steps_carry_a_mating_line_and_block_steps_the_blocked_check() -> None:
+    """CXA 图7 (杀拦杀拦): each 杀 carries a line of checks that mates when played after the move
+    with Black passing; each 拦 the check of Red's that the moved piece stands in the way of:
+    legal without the blocker, not with it."""
+    game, ruling = cxa_case("CXA20-F07")
+    work = cycle_start(game.board, ruling)
+    labels = []
+    for step in cycle_steps(game.board, ruling):
+        labels.append(step.label)
+        work.push(step.move)
+        if step.label == "杀":
+            with work.passed_turn():  # the line is the mover's, played as if Black passed
+                line = work.copy()
+            for index, move in enumerate(step.line):
+                assert line.is_legal(move), (step.move.iccs(), move.iccs())
+                if index % 2 == 0:
+                    assert line.gives_check(move)
+                line.push(move)
+            assert step.line and not line.has_legal_move()
+        elif step.label == "拦":
+            (blocked,) = step.line  # Red's, who is to move after Black's 拦
+            assert not work.is_legal(blocked)
+            with work.without_piece(step.move.to_square):
+                assert work.is_legal(blocked) and work.gives_check(blocked)
+    assert labels == list("杀拦杀拦杀拦杀拦")
+
+
+def test_cxa_exchange_steps_carry_the_pair() -> None:
+    """CXA 图29 (兑杀兑杀…): each 兑 pairs the rook moved with Black's rook facing it."""
+    game, ruling = cxa_case("CXA20-F29")
+    work = cycle_start(game.board, ruling)
+    pairs = 0
+    for step in cycle_steps(game.board, ruling):
+        work.push(step.move)
+        if step.label == "兑":
+            assert step.pair is not None
+            mine, theirs = (work.piece_at(sq) for sq in step.pair)
+            assert mine is not None and theirs is not None
+            assert step.pair[0] == step.move.to_square
+            assert mine.piece_type == theirs.piece_type and mine.color != theirs.color
+            pairs += 1
+        else:
+            assert step.pair is None
+    assert pairs == 6
+
+
+def test_cxa_pictures_draw_the_kill_line_the_block_and_the_pair() -> None:
+    game, ruling = cxa_case("CXA20-F07")
+    root = parse(svg.ruling(game.board, ruling))
+    panels = panel_groups(root)
+    kinds = [sorted({kind for kind, *_ in arrows(panel)}) for panel in panels]
+    assert kinds[1] == ["kill", "move"] and kinds[2] == ["block", "move"]
+    assert ("block", "h8") in marks(panels[2])  # the rook that stands in the way
+    blocked = [a for a in arrows(panels[2]) if a[0] == "block"]
+    assert blocked == [("block", "h0", "h9")]
+    game, ruling = cxa_case("CXA20-F29")
+    root = parse(svg.ruling(game.board, ruling))
+    exchange = [
+        (a, marks(panel))
+        for panel in panel_groups(root)
+        for a in arrows(panel)
+        if a[0] == "exchange"
+    ]
+    assert exchange and all(
+        {("exchange", a[1]), ("exchange", a[2])} <= set(rings) for a, rings in exchange
+    )
+    for group in root.iter(f"{SVG}g"):
+        if (group.get("class") or "") == "arrow-head exchange":
+            assert len(list(group.iter(f"{SVG}polygon"))) == 2  # a head at both ends
+
+
+def test_a_ruling_picture_draws_the_board_once() -> None:
+    """The ruling's boards refer to one set of definitions: the grid and each piece's face
+    are drawn once, whatever the number of panels."""
+    game, ruling = ruled(D22_FEN, D22_MOVES)
+    text = svg.ruling(game.board, ruling)
+    assert text.count('class="lines"') == 1 and text.count("<defs>") == 1
+    root = parse(text)
+    assert len(panel_groups(root)) == 5
+    uses = [u.get("href") for u in root.iter(f"{SVG}use")]
+    assert uses.count("#xq-board-iccs") == 5
+    assert text.count("炮") == 1 + text.count("炮八")  # one face; the rest are move names
 
 
 # -- xqadj show ----------------------------------------------------------------------------------

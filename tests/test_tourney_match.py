@@ -374,12 +374,124 @@ def test_statistics_block(tmp_path: Path) -> None:
     )
     assert run.returncode == 0, run.stderr
     lines = run.stdout.strip().splitlines()
-    assert lines[-4:] == [
-        "Results of A vs B: 4 games, 4 wins 0 losses 0 draws, 4 points (100.0 %)",
-        "  Elo: inf +/- inf, nElo: inf +/- 0.00, LOS: 100.00 % (2 pairs)",
+    # A clean sweep: no finite Elo, no error bar (it printed "Elo: inf +/- inf, nElo: inf +/-
+    # 0.00"); the block says what W/L/D and the Elo count.
+    assert lines[-8:] == [
+        "Results of A vs B, all 4 games: 4 wins, 0 losses, 0 draws, 4 points (100.0 %)",
+        "  Elo from the 2 complete pairs (4 games), all the same result: no error bar:",
+        "  Elo: n/a, nElo: n/a, LOS: 100.00 %",
         "  Ptnml(0-2): [0, 0, 0, 0, 2]",
+        "How the games ended, per engine:",
+        "  A (4 games): wins 4 adjudication; losses none; draws none",
+        "  B (4 games): wins none; losses 4 adjudication; draws none",
         "final: A 4 - 0 B over 4 games",
     ]
+
+
+def test_the_final_block_is_printed_once(tmp_path: Path) -> None:
+    """--ratinginterval 2 over 4 games: a block after game 2, and after game 4 only the final
+    one (it was printed twice, the interval's and the final)."""
+    run = match(
+        *engine("A", "--seed", "1"),
+        *engine("B", "--seed", "2"),
+        "--games",
+        "4",
+        "--ratinginterval",
+        "2",
+        "--max-plies",
+        "20",
+        "--movetime",
+        "5",
+    )
+    assert run.returncode == 0, run.stderr
+    lines = run.stdout.strip().splitlines()
+    assert sum(line.startswith("Results of A vs B") for line in lines) == 2
+    assert lines.index("How the games ended, per engine:") > max(
+        i for i, line in enumerate(lines) if line.startswith("game 4/4")
+    )
+    blocks = [i for i, line in enumerate(lines) if line.startswith("Results of")]
+    assert lines[blocks[0] - 1].startswith("game 2/4") and lines[blocks[1] - 1].startswith(
+        "game 4/4"
+    )
+
+
+SCRIPTED = Path(__file__).resolve().parent / "engines" / "scripted.py"
+
+
+def test_standings_terminations_and_forfeit_warning_with_three_engines(tmp_path: Path) -> None:
+    """C plays an illegal move at ply 1, so it forfeits every game it plays black: 4 of its 8
+    games, well over the warning's tenth.  The standings rank all three; the terminations say
+    how each engine's games ended."""
+    bad = shlex.join([sys.executable, str(SCRIPTED), "--illegal-at", "1"])
+    html, results = tmp_path / "m.html", tmp_path / "r.json"
+    run = match(
+        *engine("A", "--seed", "1"),
+        *engine("B", "--seed", "2"),
+        "--engine",
+        f"cmd={bad}",
+        "name=C",
+        "--results",
+        str(results),
+        "--rounds",
+        "2",
+        "--max-plies",
+        "20",
+        "--movetime",
+        "5",
+        "--html",
+        str(html),
+    )
+    assert run.returncode == 0, run.stderr
+    lines = run.stdout.strip().splitlines()
+    start = lines.index("Standings (all games, Elo of the score against the field):")
+    header, *rows = lines[start + 1 : start + 5]
+    assert header.split()[:4] == ["Rank", "Engine", "Games", "Score"]
+    table = {row.split()[1]: row.split() for row in rows}
+    assert set(table) == {"A", "B", "C"} and all(row[2] == "8" for row in table.values())
+    assert table["C"][0] == "3"  # C loses 4 games by forfeit and draws at most the rest
+    endings = lines[lines.index("How the games ended, per engine:") + 1 :]
+    c_line = next(line for line in endings if line.startswith("  C (8 games)"))
+    assert "losses 4 illegal-move" in c_line
+    warning = next(line for line in lines if line.startswith("warning:") and " of C " in line)
+    assert warning.startswith("warning: 4 of the 8 games of C (50 %) ended by forfeit")
+    page = html.read_text()
+    assert '<section id="statistics">' in page and "<h3>Standings</h3>" in page
+    assert page.index('id="statistics"') < page.index("<main>")  # before the games
+    assert "4 of the 8 games of C" in page
+    document = json.loads(results.read_text())
+    assert [(p["rank"], p["engine"]) for p in document["standings"]][-1] == (3, "C")
+    assert document["terminations"]["C"]["losses"]["illegal-move"] == 4
+    assert document["terminations"]["C"]["forfeits_lost"] == 4
+    assert any(" of C " in warning for warning in document["warnings"])
+    assert {s["elo_from"] for s in document["statistics"]} == {"pairs"}
+    assert all(s["elo_samples"] == 2 for s in document["statistics"])  # 2 pairs a pairing
+
+
+def test_html_statistics_with_the_sprt_chart(tmp_path: Path) -> None:
+    html = tmp_path / "m.html"
+    run = match(
+        *engine("A", "--score", "1000"),
+        *engine("B", "--score", "-1000"),
+        "--resign",
+        "movecount=1",
+        "score=500",
+        "--rounds",
+        "1000",
+        "--sprt",
+        "elo0=0",
+        "elo1=10",
+        "--html",
+        str(html),
+    )
+    assert run.returncode == 0, run.stderr
+    page = html.read_text()
+    section = page[page.index('<section id="statistics">') : page.index("</section>") + 10]
+    assert 'data-chart="llr"' in section and 'class="bound"' in section
+    assert "LLR 2.95 (bounds -2.94, 2.94): H1 accepted" in section
+    # The LLR was drawn after each of the 148 games.
+    values = re.search(r'data-chart="llr".*?class="value"[^>]*data-values="([^"]*)"', section)
+    assert values is not None and len(values.group(1).split()) == 148
+    assert section.index("<h2>Statistics</h2>") < page.index("</main>")
 
 
 # -- adjudication ---------------------------------------------------------------------------------

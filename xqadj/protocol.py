@@ -547,7 +547,8 @@ class Session:
                     f"info string move {self._format(move)} {side} {cls.kind}"
                     + (f" victims {victims}" if victims else "")
                 )
-            lines.append(f"info string {_single_line(ruling.explain())}")
+            # The paragraph in the notation of the moves around it (ranks 1-10 under fairy).
+            lines.append(f"info string {_single_line(ruling.explain(self.options.notation))}")
         return lines
 
 

@@ -28,9 +28,14 @@ from xqadj.rules.ruling import (
     LEVEL_CHASE,
     LEVEL_CHECK,
     LEVEL_NONE,
+    Attack,
+    AttackReason,
+    FakeRoot,
     MoveClass,
     Reason,
+    Root,
     Ruling,
+    SideReason,
     SideVerdict,
     Threat,
     result_for_loser,
@@ -41,12 +46,17 @@ __all__ = [
     "LEVEL_CHECK",
     "LEVEL_NONE",
     "RULE_SETS",
+    "Attack",
+    "AttackReason",
     "CycleStep",
     "Game",
+    "FakeRoot",
     "GameOverError",
     "MoveClass",
     "Reason",
+    "Root",
     "Ruling",
+    "SideReason",
     "SideVerdict",
     "Threat",
     "cycle_start",
@@ -210,7 +220,9 @@ class CycleStep:
     (AXF: the classification's victims; CXA: for a 捉, each piece that takes part in winning
     material with the most valuable piece it wins).  ``label`` is the rulebook's word for the
     move: 将 捉 闲 under AXF (a move that checks and chases is 将 there and counts as both), the
-    profile's label (将 杀 捉 兑 献 拦 跟 闲) under CXA.
+    profile's label (将 杀 捉 兑 献 拦 跟 闲) under CXA.  ``pair`` and ``line`` are the profile's
+    (:class:`xqadj.rules.base.StepLabel`): under CXA the pair a 兑 offers, the mating line a 杀
+    threatens, the check a 拦 stands in the way of.
     """
 
     move: Move
@@ -218,6 +230,12 @@ class CycleStep:
     label: str
     checks: tuple[Threat, ...] = ()
     chases: tuple[Threat, ...] = ()
+    #: AXF only (empty under CXA): the classification's :attr:`~xqadj.rules.ruling.MoveClass.
+    #: attacks`, each with its :class:`~xqadj.rules.ruling.AttackReason` (why it is a chase, a
+    #: check or neither) and the roots it names: what a caption or a mark can say of the move.
+    attacks: tuple[Attack, ...] = ()
+    pair: tuple[int, int] | None = None
+    line: tuple[Move, ...] = ()
 
 
 def cycle_start(board: Board, ruling: Ruling) -> Board:
@@ -240,9 +258,20 @@ def cycle_steps(board: Board, ruling: Ruling) -> list[CycleStep]:
     profile = get_profile(ruling.rules)
     for index, move in enumerate(ruling.cycle):
         mover = work.turn
-        label, chases = profile.label_move(work, move, ruling, index)
+        named = profile.label_move(work, move, ruling, index)
         work.push(move)
         king = work.king_squares[work.turn]
         checks = tuple(Threat(attacker, king) for attacker in sorted(work.attackers(king, mover)))
-        steps.append(CycleStep(move, mover, label, checks, chases))
+        steps.append(
+            CycleStep(
+                move,
+                mover,
+                named.label,
+                checks,
+                named.chases,
+                attacks=named.attacks,
+                pair=named.pair,
+                line=named.line,
+            )
+        )
     return steps

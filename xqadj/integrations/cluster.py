@@ -13,11 +13,15 @@ results are written in file order as they come back.  A task whose worker dies i
 by Dask on another worker; a task that fails is retried (``retries=2``); a chunk that still
 fails has its games reported one by one as ``WorkerDied`` errors.
 
+``xqadj match --cluster`` (:mod:`xqadj.integrations.match.cluster`) uses the same client set-up
+(:func:`dask_client`) and the same ``--cluster`` argument (:func:`address_argument`).
+
 Dask is an optional dependency: ``pip install 'xqadj[cluster]'``.
 """
 
 from __future__ import annotations
 
+import argparse
 import contextlib
 import logging
 import os
@@ -31,8 +35,10 @@ from xqadj.integrations.gamefiles import Chunk
 __all__ = [
     "ClusterError",
     "DaskExecutor",
+    "address_argument",
     "check_available",
     "cluster_executor",
+    "dask_client",
     "parse_address",
 ]
 
@@ -78,12 +84,26 @@ def check_available() -> None:
         raise ClusterError(f"--cluster needs Dask distributed: {INSTALL}") from None
 
 
+def address_argument(text: str) -> str:
+    """``--cluster``'s argparse type (``replay`` and ``match``): ``local``, ``local:N`` with N
+    at least 1, or a scheduler's address."""
+    if text.startswith("local:"):
+        if not text[6:].isdigit() or int(text[6:]) < 1:
+            raise argparse.ArgumentTypeError(f"local:N needs N of 1 or more, got {text!r}")
+        return text
+    if text == "local" or "://" in text or ":" in text:
+        return text
+    raise argparse.ArgumentTypeError(
+        f"not a cluster address: {text!r} (tcp://HOST:PORT, local or local:N)"
+    )
+
+
 @contextlib.contextmanager
-def cluster_executor(address: str, task: Callable[[Chunk, Any], Any]) -> Iterator[DaskExecutor]:
-    """A :class:`DaskExecutor` on the cluster at ``address`` that runs ``task(chunk, options)``
-    for each chunk (:func:`xqadj.integrations.replay.rule_chunk`, which the caller hands in: this
-    module sits below the replay and imports none of it), closed on exit.  Raises
-    :class:`ClusterError` when Dask is not installed or the scheduler cannot be reached."""
+def dask_client(address: str, threads_per_worker: int = 1) -> Iterator[Any]:
+    """A Dask client of the cluster at ``address``, closed on exit (and the cluster with it,
+    for ``local[:N]``: N worker processes of ``threads_per_worker`` threads each, which ignore
+    Ctrl-C).  Raises :class:`ClusterError` when Dask is not installed or the scheduler cannot
+    be reached."""
     try:
         from dask.distributed import Client, LocalCluster
     except ImportError:
@@ -98,12 +118,12 @@ def cluster_executor(address: str, task: Callable[[Chunk, Any], Any]) -> Iterato
             try:
                 cluster = LocalCluster(  # type: ignore[no-untyped-call]
                     n_workers=workers or os.cpu_count() or 1,
-                    threads_per_worker=1,
+                    threads_per_worker=threads_per_worker,
                     processes=True,
                     dashboard_address=":0",  # a free port: never "port 8787 in use" warnings
                     # A worker whose heartbeat races the scheduler's shutdown logs an ERROR with
-                    # a traceback (`replay --cluster local:2 | head`); the replay reports every
-                    # chunk that fails by itself.
+                    # a traceback (`replay --cluster local:2 | head`); the callers report every
+                    # task that fails by themselves.
                     silence_logs=logging.CRITICAL,
                 )
             finally:
@@ -116,12 +136,22 @@ def cluster_executor(address: str, task: Callable[[Chunk, Any], Any]) -> Iterato
             cluster.close()
         raise ClusterError(f"cannot reach the Dask scheduler at {address}: {error}") from None
     try:
-        yield DaskExecutor(client, task)
+        yield client
     finally:
         client.close()  # type: ignore[no-untyped-call]
         if cluster is not None:
             cluster.close()
             _stop_resource_tracker()
+
+
+@contextlib.contextmanager
+def cluster_executor(address: str, task: Callable[[Chunk, Any], Any]) -> Iterator[DaskExecutor]:
+    """A :class:`DaskExecutor` on the cluster at ``address`` that runs ``task(chunk, options)``
+    for each chunk (:func:`xqadj.integrations.replay.rule_chunk`, which the caller hands in: this
+    module sits below the replay and imports none of it), closed on exit.  Raises
+    :class:`ClusterError` when Dask is not installed or the scheduler cannot be reached."""
+    with dask_client(address) as client:
+        yield DaskExecutor(client, task)
 
 
 def _stop_resource_tracker() -> None:

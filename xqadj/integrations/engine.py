@@ -34,6 +34,7 @@ import signal
 import subprocess
 import threading
 import time
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO
@@ -192,6 +193,39 @@ class EngineLog:
             self._file.close()
 
 
+class PositionText:
+    """The argument of a game's ``position`` command, kept up to date one move at a time.
+
+    >>> from xqadj.board import Move
+    >>> text = PositionText(STARTING_FEN, "fairy")
+    >>> text.text
+    'startpos'
+    >>> text.push(Move.from_iccs("h2e2")).push(Move.from_iccs("h9g7")).text
+    'startpos moves h3e3 h10g8'
+    """
+
+    def __init__(self, start_fen: str, notation: str = "iccs") -> None:
+        self.fairy = notation == "fairy"
+        self.text = "startpos" if start_fen == STARTING_FEN else f"fen {start_fen}"
+        self._moves = 0
+
+    def push(self, move: Move) -> PositionText:
+        """The text with ``move`` played (in place; returns itself)."""
+        # One append a move (a copy in C): formatting the whole list again before every go
+        # made a move's cost grow with the game (2,000 plies: ~3 ms a move).
+        self.text += (" " if self._moves else " moves ") + (
+            move.fairy() if self.fairy else move.iccs()
+        )
+        self._moves += 1
+        return self
+
+    def extend(self, moves: Iterable[Move]) -> PositionText:
+        """The text with ``moves`` played, in order (in place; returns itself)."""
+        for move in moves:
+            self.push(move)
+        return self
+
+
 class Engine:
     """A running engine.  Use as a context manager, or call :meth:`quit`.
 
@@ -317,14 +351,15 @@ class Engine:
             return ""
         return "; its stderr: " + " | ".join(lines[-5:])
 
-    def send(self, line: str) -> None:
-        """Send one command line."""
+    def send(self, line: str, *more: str) -> None:
+        """Send one command line, or several in one write."""
         stdin = self._process.stdin
         assert stdin is not None
         if self.log is not None:
-            self.log.write(">", line)
+            for each in (line, *more):
+                self.log.write(">", each)
         try:
-            stdin.write((line + "\n").encode("utf-8"))
+            stdin.write(("\n".join((line, *more)) + "\n").encode("utf-8"))
             stdin.flush()
         except (OSError, ValueError):
             raise self._exited(f"while sending {line.split()[0]!r}") from None
@@ -433,31 +468,47 @@ class Engine:
         sync_timeout: float = 10.0,
         go: str | None = None,
         deadline: float | None = None,
+        position: str | None = None,
     ) -> str | None:
         """Search the position and return the engine's ``bestmove`` text (None for no move:
         ``bestmove (none)``/``0000``/``resign``, or UCCI's ``nobestmove``).
 
-        Before the search the engine is synchronised (``isready``), so that a second
-        ``bestmove`` it sent for the previous ``go`` is dropped, not taken as this answer.
+        ``isready`` goes before the position and the ``go``, in the same write, and the
+        answer is the first ``bestmove`` after ``readyok``: a second ``bestmove`` the engine
+        sent for the previous ``go`` is dropped, not taken as this answer, and an engine that
+        does not answer ``isready`` within ``sync_timeout`` hangs before the search.
         ``go`` and ``deadline`` (seconds) replace the command and the wait that ``limit``
         gives (a clock's ``go wtime …``, and its time left); :attr:`last_search_ms` and
         :attr:`last_info` then tell how long the search took and what it said.
+        ``position``: the ``position`` command's argument for ``start_fen`` and ``moves``, in
+        this engine's notation, when the caller keeps it as the game grows
+        (:class:`PositionText`): formatting every move again before each ``go`` made a
+        move's cost grow with the game's length.
         """
         self.searching = False
         self._drain()
-        self.sync(sync_timeout)
-        position = "startpos" if start_fen == STARTING_FEN else f"fen {start_fen}"
-        if moves:
-            position += " moves " + " ".join(self.format_move(m) for m in moves)
-        self.send(f"position {position}")
+        if position is None:
+            position = PositionText(start_fen, self.spec.notation).extend(moves).text
+        commands = ["isready", f"position {position}"]
         protocol = self.spec.protocol
         if banned and protocol == "ucci":
-            self.send("banmoves " + " ".join(self.format_move(m) for m in banned))
+            commands.append("banmoves " + " ".join(self.format_move(m) for m in banned))
+        commands.append(go if go is not None else limit.go(protocol, self.time_unit))
         self.recent_info.clear()
+        # One write and one round trip: the engine answers isready before it reads the
+        # position, so a bestmove before readyok is a stray one (of an earlier go) and the
+        # first one after it answers this go.  Waiting for readyok before sending the rest
+        # doubled the round trips of a move (issue 18: the match's own cost a move).
         started = time.monotonic()
-        self.send(go if go is not None else limit.go(protocol, self.time_unit))
+        self.send(*commands)
+        _, before = self.read_until("readyok", timeout=sync_timeout)
+        for stray in before:
+            if stray.split()[:1] in (["bestmove"], ["nobestmove"]):
+                self._note_stray(stray)
         self.searching = True
         wait = deadline if deadline is not None else limit.deadline(protocol, self.time_unit)
+        # The clock runs from the go's write: the wait for readyok is part of it.
+        wait = max(0.0, wait - (time.monotonic() - started))
         try:
             line, _ = self.read_until("bestmove", "nobestmove", timeout=wait)
         finally:
@@ -550,4 +601,4 @@ class Engine:
         self.quit()
 
 
-__all__ = ["Engine", "EngineError", "EngineLog", "EngineSpec", "SearchLimit"]
+__all__ = ["Engine", "EngineError", "EngineLog", "EngineSpec", "PositionText", "SearchLimit"]

@@ -234,7 +234,10 @@ class Proxy:
                 to_gui.append(f"info string xqadj {out}")
                 ruling = self.session.game.ruling
                 if ruling is not None:
-                    to_gui.append(f"info string xqadj {' '.join(ruling.explain().split())}")
+                    # One notation for the GUI: the explanation's moves and squares as the
+                    # ruling line writes them, in the engine's notation.
+                    explanation = ruling.explain(self.session.options.notation)
+                    to_gui.append(f"info string xqadj {' '.join(explanation.split())}")
             elif out.startswith("error "):
                 print(f"xqadj proxy: {out} (for: {line.strip()[:200]})", file=sys.stderr)
                 hint = (

@@ -138,7 +138,12 @@ from pathlib import Path
 from typing import Any, Protocol, TextIO
 
 from xqadj.board import COLOR_NAMES, STARTING_FEN, Board, Move, XqadjError
-from xqadj.integrations.arguments import add_rules_arguments
+from xqadj.integrations.arguments import (
+    add_picture_arguments,
+    add_rules_arguments,
+    picture_coordinates,
+)
+from xqadj.integrations.cluster import address_argument
 from xqadj.integrations.gamefiles import (
     BINARY_FORMATS,
     ENCODINGS,
@@ -158,7 +163,7 @@ from xqadj.integrations.gamefiles import (
     read_chunk,
     read_games,
 )
-from xqadj.integrations.report import Card, write_replay_report
+from xqadj.integrations.report import Card, Drawing, write_replay_report
 from xqadj.notation import parse_chinese, parse_wxf
 from xqadj.referee import Game, Reason, Ruling
 
@@ -176,6 +181,7 @@ __all__ = [
     "detect_format",
     "load_binary",
     "main",
+    "move_parser",
     "parse_lines",
     "parse_pgn",
     "read_games",
@@ -499,7 +505,9 @@ def detect_notation(text: str) -> str:
     return "wxf"
 
 
-def _parser(notation: str) -> Callable[[Board, str], Move]:
+def move_parser(notation: str) -> Callable[[Board, str], Move]:
+    """The reader of one move text in ``notation`` (``'iccs'``, also ``H2-E2``; ``'chinese'``;
+    ``'wxf'``), as games are read: a function of the board and the text."""
     if notation == "iccs":
 
         def iccs(board: Board, text: str) -> Move:
@@ -518,7 +526,7 @@ def parse_move(board: Board, text: str) -> Move:
     >>> parse_move(Board(), "炮二平五"), parse_move(Board(), "C2=5"), parse_move(Board(), "h2e2")
     (Move.from_iccs('h2e2'), Move.from_iccs('h2e2'), Move.from_iccs('h2e2'))
     """
-    return _parser(detect_notation(text))(board, text)
+    return move_parser(detect_notation(text))(board, text)
 
 
 def replay_game(item: GameRecord | BinarySource, options: Options | None = None) -> Outcome:
@@ -543,7 +551,7 @@ def replay_game(item: GameRecord | BinarySource, options: Options | None = None)
         return replace(base, error=ErrorInfo("game", type(error).__name__, message, 0))
     ruling = game.ruling
     if ruling is None and notation is not None:
-        parse = _parser(notation)
+        parse = move_parser(notation)
         board = game.board
         push = game.push
         ply = 0
@@ -938,16 +946,6 @@ def _positive(text: str) -> int:
     return value
 
 
-def _cluster_address(text: str) -> str:
-    if text == "local" or text.startswith("local:") or "://" in text or ":" in text:
-        if text.startswith("local:"):
-            _positive(text[6:])
-        return text
-    raise argparse.ArgumentTypeError(
-        f"not a cluster address: {text!r} (tcp://HOST:PORT, local or local:N)"
-    )
-
-
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """The ``replay`` subcommand's arguments; its function is :func:`main`."""
     parser.add_argument("files", nargs="+", metavar="FILE", help="game files or directories")
@@ -977,7 +975,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--cluster",
-        type=_cluster_address,
+        type=address_argument,
         metavar="ADDRESS",
         help="rule on a Dask cluster: tcp://HOST:8786 for a running scheduler, local[:N] to "
         "start N local worker processes (needs pip install 'xqadj[cluster]')",
@@ -1015,9 +1013,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--html",
         metavar="FILE",
-        help="also write an HTML report: the summary and each ruled game drawn "
+        help="also write an HTML report: the summary, an index and each ruled game drawn "
         "(xqadj.integrations.report)",
     )
+    add_picture_arguments(parser, " (--html's boards)")
 
 
 def main(args: argparse.Namespace) -> int:
@@ -1151,7 +1150,10 @@ def _write(
         if args.html:
             try:
                 cards = replay_cards(kept, options, args.format, ENCODINGS[args.encoding])
-                write_replay_report(args.html, cards, [summary.text(seconds)])
+                drawing = Drawing(args.letters, args.flip, picture_coordinates(args))
+                write_replay_report(
+                    args.html, cards, [summary.text(seconds)], drawing=drawing, rules=args.rules
+                )
             except OSError as error:
                 err.write(f"xqadj replay: cannot write the report: {error}\n")
                 return 2
@@ -1225,7 +1227,7 @@ def _follow(record: GameRecord, options: Options) -> Game | None:
     """Follow a replay record to its first ruling, as :func:`replay_game` does."""
     if not record.moves:
         return None
-    parse = _parser(detect_notation(record.moves[0]))
+    parse = move_parser(detect_notation(record.moves[0]))
     try:
         game = options.new_game(record.fen)
         for text in record.moves:

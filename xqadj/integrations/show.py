@@ -10,6 +10,7 @@ import sys
 
 from xqadj import svg
 from xqadj.board import STARTING_FEN, XqadjError
+from xqadj.integrations.arguments import picture_coordinates
 from xqadj.referee import Game, GameOverError
 
 DESCRIPTION = """\
@@ -23,7 +24,7 @@ explanation. The SVG goes to stdout, or to the file of --svg."""
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """The ``show`` subcommand's arguments; its function is :func:`main`."""
-    from xqadj.integrations.arguments import add_rules_arguments
+    from xqadj.integrations.arguments import add_picture_arguments, add_rules_arguments
 
     # Optional for argparse, so that a missing position is said as such (argparse named the
     # optional moves as missing too); main() reports it.
@@ -40,18 +41,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.set_defaults(show_parser=parser)
     add_rules_arguments(parser)
     parser.add_argument("--svg", metavar="FILE", help="write the SVG to FILE (default: stdout)")
-    parser.add_argument("--flip", action="store_true", help="Black at the bottom")
-    parser.add_argument(
-        "--coordinates",
-        choices=("iccs", "chinese", "none"),
-        default="iccs",
-        help="ICCS files a-i and ranks 0-9 (default), the sides' Chinese file numbers, or none",
-    )
-    parser.add_argument(
-        "--letters",
-        action="store_true",
-        help="draw WXF letters (K A E H R C P) instead of Chinese characters: no CJK font needed",
-    )
+    add_picture_arguments(parser)
     parser.add_argument(
         "--size", type=_positive, metavar="PX", help="width in pixels (default: scalable)"
     )
@@ -98,7 +88,7 @@ def render(args: argparse.Namespace) -> str:
             ) from error
         except XqadjError as error:
             raise XqadjError(f"move {ply} {text!r}: {error}") from error
-    coordinates = None if args.coordinates == "none" else args.coordinates
+    coordinates = picture_coordinates(args)
     if game.ruling is not None:
         return svg.ruling(
             game.board,

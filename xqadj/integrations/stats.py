@@ -51,8 +51,10 @@ __all__ = [
     "Trinomial",
     "elo_estimate",
     "elo_to_score",
+    "fixed",
     "llr",
     "pair_bucket",
+    "plus_minus",
     "score_to_elo",
 ]
 
@@ -192,12 +194,49 @@ class EloEstimate:
     #: Games (trinomial) or game pairs (pentanomial) behind the estimate.
     samples: int
 
+    @property
+    def spread(self) -> bool:
+        """Whether the samples differ: with every game (or pair) the same result there is no
+        variance to measure, hence no error bar, and no nElo at a score of ½."""
+        return self.samples > 0 and math.isfinite(self.nelo_error)
+
     def text(self) -> str:
-        """``Elo: 12.34 +/- 5.67, nElo: 15.00 +/- 6.80, LOS: 99.12 %`` (fastchess' style)."""
+        """``Elo: 12.34 +/- 5.67, nElo: 15.00 +/- 6.80, LOS: 99.12 %`` (fastchess' style).
+
+        A value that is not a finite number (a clean sweep's Elo, an error bar without spread)
+        prints as ``n/a``, where fastchess prints ``inf`` or ``nan``:
+
+        >>> elo_estimate(Trinomial(wins=4)).text()
+        'Elo: n/a, nElo: n/a, LOS: 100.00 %'
+        >>> elo_estimate(Trinomial(draws=4)).text()
+        'Elo: 0.00 +/- n/a, nElo: n/a, LOS: n/a'
+        """
+        los = fixed(self.los * 100) + (" %" if math.isfinite(self.los) else "")
         return (
-            f"Elo: {self.elo:.2f} +/- {self.error:.2f}, "
-            f"nElo: {self.nelo:.2f} +/- {self.nelo_error:.2f}, LOS: {self.los * 100:.2f} %"
+            f"Elo: {plus_minus(self.elo, self.error)}, "
+            f"nElo: {plus_minus(self.nelo, self.nelo_error)}, LOS: {los}"
         )
+
+
+def fixed(value: float, digits: int = 2) -> str:
+    """``value`` with ``digits`` decimals, or ``n/a`` when it is not a finite number.
+
+    >>> fixed(3.14159), fixed(math.inf), fixed(math.nan)
+    ('3.14', 'n/a', 'n/a')
+    """
+    return f"{value:.{digits}f}" if math.isfinite(value) else "n/a"
+
+
+def plus_minus(value: float, error: float, digits: int = 2) -> str:
+    """``12.34 +/- 5.67``; ``12.34 +/- n/a`` when the error bar is undefined; ``n/a`` when
+    the value itself is (its error bar then means nothing).
+
+    >>> plus_minus(12.3456, 5.678), plus_minus(0.0, math.nan), plus_minus(math.inf, 0.0)
+    ('12.35 +/- 5.68', '0.00 +/- n/a', 'n/a')
+    """
+    if not math.isfinite(value):
+        return "n/a"
+    return f"{value:.{digits}f} +/- {fixed(error, digits)}"
 
 
 def _mean_variance(values: Sequence[float], probs: Sequence[float]) -> tuple[float, float]:
@@ -230,18 +269,18 @@ def elo_estimate(result: Trinomial | Pentanomial) -> EloEstimate:
     standard_error = math.sqrt(variance / samples)
     low, high = score - CI95_Z * standard_error, score + CI95_Z * standard_error
     elo = score_to_elo(score)
-    if math.isfinite(elo):
-        error = (score_to_elo(high) - score_to_elo(low)) / 2
-    else:  # a clean sweep: no finite estimate, no finite bar
-        error = math.inf
     if game_sigma > 0:
+        # A bound past 0 or 1 (few games, nearly all won) has no Elo: the bar is infinite.
+        error = (score_to_elo(high) - score_to_elo(low)) / 2
         nelo = (score - 0.5) / game_sigma * NELO_PER_T
         nelo_error = CI95_Z * standard_error / game_sigma * NELO_PER_T
         los = 0.5 * (1 + math.erf((score - 0.5) / math.sqrt(2 * variance / samples)))
-    else:  # every sample the same: no spread to measure
-        nelo = 0.0 if score == 0.5 else math.copysign(math.inf, score - 0.5)
-        nelo_error = 0.0
-        los = 0.5 if score == 0.5 else float(score > 0.5)
+    else:
+        # Every sample the same result: no spread, so no error bar (NaN, as fastchess' 0/0),
+        # a nElo only in the limit (±inf, or undefined at ½) and a LOS only away from ½.
+        error = nelo_error = math.nan
+        nelo = math.nan if score == 0.5 else math.copysign(math.inf, score - 0.5)
+        los = math.nan if score == 0.5 else float(score > 0.5)
     return EloEstimate(score, elo, error, nelo, nelo_error, los, samples)
 
 
@@ -383,9 +422,7 @@ class Sprt:
     def parse(cls, tokens: Sequence[str] | str) -> Sprt:
         if isinstance(tokens, str):
             tokens = tokens.split()
-        values = parse_key_values(
-            tokens, "SPRT", SPRT_KEYS, "elo0, elo1, alpha, beta or model"
-        )
+        values = parse_key_values(tokens, "SPRT", SPRT_KEYS, "elo0, elo1, alpha, beta or model")
         model = values.pop("model", "normalized").lower()
         numbers: dict[str, float] = {}
         for key, value in values.items():

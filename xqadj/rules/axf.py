@@ -18,8 +18,14 @@ Classification is only ever run while a cycle is being ruled, never on the hot p
 
 >>> from xqadj.board import Board, Move
 >>> board = Board("3k5/9/9/9/9/9/4c4/9/9/R3K4 w")
->>> classify_move(board, Move.from_iccs("a0a3"))
-MoveClass(move=Move.from_iccs('a0a3'), check=False, victims=(Threat(attacker=27, victim=31),))
+>>> cls = classify_move(board, Move.from_iccs("a0a3"))
+>>> cls.kind, cls.victims
+('chase', (Threat(attacker=27, victim=31),))
+
+Each chase, and each attack that is none, carries the reason the rules gave it:
+
+>>> [(square_name(a.attacker), square_name(a.victim), a.reason.value) for a in cls.attacks]
+[('a3', 'e3', 'unprotected')]
 """
 
 from __future__ import annotations
@@ -47,14 +53,20 @@ from xqadj.board import (
     square_name,
     square_rank,
 )
+from xqadj.notation import to_chinese
 from xqadj.rules.base import StepLabel, Watch
 from xqadj.rules.ruling import (
     LEVEL_CHASE,
     LEVEL_CHECK,
     LEVEL_NONE,
+    Attack,
+    AttackReason,
+    FakeRoot,
     MoveClass,
     Reason,
+    Root,
     Ruling,
+    SideReason,
     SideVerdict,
     Threat,
     result_for_loser,
@@ -146,21 +158,78 @@ def _recapture_exposes_nothing_new(
     return now <= pending
 
 
-def _is_threat(board: Board, attacker: int, victim: int, legal: bool) -> bool:
+def _assess(
+    board: Board, attacker: int, victim: int, legal: bool
+) -> tuple[AttackReason, list[int]]:
+    """Whether the attack ``attacker``×``victim`` is a threat, and why (a reason whose
+    :attr:`~AttackReason.chases` is true, or the reason it is none), with the victim's real
+    roots when they decided it (:attr:`~AttackReason.PROTECTED`).  ``legal``: a capture the
+    attacker could not legally make is no threat.  A victim with fake roots only is reported
+    :attr:`~AttackReason.UNPROTECTED` here (:func:`_attack` tells the two apart)."""
     squares = board.squares
     a_code, v_code = squares[attacker], squares[victim]
     a_type, v_type = a_code & 7, v_code & 7
     if legal and not _legal_capture(board, attacker, victim):
-        return False  # a capture the attacker could not legally make is no threat
+        return AttackReason.PINNED_ATTACKER, []  # a capture the attacker could not make
     if a_type == v_type:
         # Same type (art. 24, D51–55): an offer, unless the victim cannot capture back (an
         # impaired knight, a pinned piece, a cannon with no mount, a confined rook, art. 27).
         if _can_capture(board, victim, attacker):
-            return False
-        return not is_protected(board, attacker, victim)
+            return AttackReason.OFFER, []
+        roots = real_roots(board, attacker, victim)
+        return (AttackReason.PROTECTED if roots else AttackReason.CANNOT_TAKE_BACK), roots
     if (a_type, v_type) in STRONGER_VICTIM:
-        return True  # art. 15/26: a rook attacked by a knight or cannon is chased even if protected
-    return not is_protected(board, attacker, victim)
+        # art. 15/26: a rook attacked by a knight or cannon is chased even if protected
+        return AttackReason.STRONGER_VICTIM, []
+    roots = real_roots(board, attacker, victim)
+    return (AttackReason.PROTECTED if roots else AttackReason.UNPROTECTED), roots
+
+
+def _is_threat(board: Board, attacker: int, victim: int, legal: bool) -> bool:
+    return _assess(board, attacker, victim, legal)[0].chases
+
+
+def fake_roots(board: Board, attacker: int, victim: int) -> list[Root]:
+    """The pieces that could recapture on ``victim`` after ``attacker``×``victim`` pseudo-
+    legally but are fake roots (假根, art. 34), each with why (:class:`FakeRoot`): what would
+    attack its king after the recapture that does not before it (D-11: a check the move gave
+    is answered first)."""
+    real = set(real_roots(board, attacker, victim))
+    defender = code_color(board.squares[victim])
+    pending = (
+        set(board.attackers(board.king_squares[defender], 1 - defender))
+        if board.is_in_check(defender)
+        else set()
+    )
+    enemy_king = board.king_squares[1 - defender]
+    capture = Move(attacker, victim)
+    captured = board._make(capture)
+    found = []
+    try:
+        for origin in board.attackers(victim, defender):
+            if origin in real:
+                continue
+            is_king = board.squares[origin] & 7 == KING
+            recapture = Move(origin, victim)
+            taken = board._make(recapture)
+            try:
+                king = board.king_squares[defender]
+                # The king moving has no check to leave standing: every attacker is new.
+                exposers = set(board.attackers(king, 1 - defender)) - (
+                    set() if is_king else pending
+                )
+            finally:
+                board._unmake(recapture, taken)
+            if enemy_king in exposers:
+                why = FakeRoot.FLYING_GENERAL
+            elif is_king:
+                why = FakeRoot.KING_ATTACKED
+            else:
+                why = FakeRoot.PINNED
+            found.append(Root(origin, board.squares[origin], why))
+    finally:
+        board._unmake(capture, captured)
+    return found
 
 
 def is_pinned(board: Board, sq: int) -> bool:
@@ -185,20 +254,29 @@ def _can_capture(board: Board, origin: int, target: int) -> bool:
     return _legal_capture(board, origin, target)
 
 
-def _chase_candidates(board: Board, side: Color) -> list[Threat]:
-    """Every pseudo-legal attack of ``side`` that could be a chase, sorted: by a piece other
-    than the king or a pawn (licensed chasers, art. 28-29), on an enemy piece other than the
-    king or an uncrossed pawn (never victims, art. 29)."""
+def _attack_candidates(board: Board, side: Color) -> list[tuple[Threat, AttackReason | None]]:
+    """Every pseudo-legal attack of ``side`` on an enemy piece other than the king, sorted, with
+    the reason it can never be a chase when it cannot: by a king or a pawn (licensed chasers,
+    art. 28-29), on an uncrossed pawn (never a victim, art. 25)."""
     squares = board.squares
     own_bit = BLACK_BIT if side else 0
-    found: list[Threat] = []
+    found: list[tuple[Threat, AttackReason | None]] = []
     for attacker in range(90):
         code = squares[attacker]
-        if code and (code & BLACK_BIT) == own_bit and code & 7 not in LICENSED_CHASERS:
+        if code and (code & BLACK_BIT) == own_bit:
+            licensed = code & 7 in LICENSED_CHASERS
             for victim in board.capture_targets(attacker):
                 target = squares[victim]
-                if target & 7 != KING and not _is_uncrossed_pawn(target, victim):
-                    found.append(Threat(attacker, victim))
+                if target & 7 == KING:
+                    continue
+                exempt = (
+                    AttackReason.EXEMPT_CHASER
+                    if licensed
+                    else AttackReason.EXEMPT_VICTIM
+                    if _is_uncrossed_pawn(target, victim)
+                    else None
+                )
+                found.append((Threat(attacker, victim), exempt))
     found.sort()
     return found
 
@@ -212,6 +290,9 @@ def classify_move(board: Board, move: Move) -> MoveClass:
     unless every root the victim had stood behind the attacker on its line, aimed at it
     (RULES.md §7.1: appendix D105 against D39-41 and D61; docs/rulings.md D-2).  The moved
     piece is followed: its attacks from the old square stand.
+
+    Each decision is recorded with its reason in :attr:`MoveClass.attacks`: the chases, the
+    attacks the move creates that are no chase, and the threats it leaves standing.
     """
     side = board.turn
     f, t = move
@@ -220,42 +301,104 @@ def classify_move(board: Board, move: Move) -> MoveClass:
     board.push(move)
     try:
         check = board.is_check()
-        candidates = _chase_candidates(board, side)
+        candidates = _attack_candidates(board, side)
+        king = board.king_squares[1 - side]
+        checks = [
+            _attack(board, Threat(attacker, king), AttackReason.CHECK)
+            for attacker in (sorted(board.attackers(king, side)) if check else ())
+        ]
     finally:
         board.pop()
-    standing_threats, defended = set(), set()
+    # The standing attacks, by how they stood: STANDING (a threat already), DEFENCE (no threat,
+    # every root behind the attacker), the exempt reason, or why they were no threat.
+    standing: dict[Threat, AttackReason] = {}
+    origins: dict[Threat, int] = {}
     targets_before: dict[int, list[int]] = {}
-    for threat in candidates:
+    for threat, exempt in candidates:
         origin = f if threat.attacker == t else threat.attacker
         if origin not in targets_before:
             targets_before[origin] = board.capture_targets(origin)
         if threat.victim not in targets_before[origin]:
             continue  # a new attack
-        if _is_threat(board, origin, threat.victim, legal=False):
-            standing_threats.add(threat)
+        origins[threat] = origin
+        if exempt is not None:
+            standing[threat] = exempt
+            continue
+        before = _assess(board, origin, threat.victim, legal=False)[0]
+        if before.chases:
+            standing[threat] = AttackReason.STANDING
         elif _roots_all_behind_the_attacker(board, origin, threat.victim):
-            defended.add(threat)
+            standing[threat] = AttackReason.DEFENCE
+        else:
+            standing[threat] = before
     confined_before = is_pinned(board, f)
     board.push(move)
     try:
-        victims = []
+        attacks: list[Attack] = checks
         confined = confined_before and is_pinned(board, t)
-        for threat in candidates:
-            if threat in standing_threats:
-                continue  # a standing threat: the move did not create it
-            if not _is_threat(board, threat.attacker, threat.victim, legal=True):
+        for threat, exempt in candidates:
+            stood = standing.get(threat)
+            if exempt is not None:
+                if stood is None:  # a new attack the rules exempt: said, never counted
+                    attacks.append(_attack(board, threat, exempt))
+                continue
+            if stood is AttackReason.STANDING:
+                # A standing threat: the move did not create it.  Said while it still threatens.
+                if _is_threat(board, threat.attacker, threat.victim, legal=True):
+                    attacks.append(_attack(board, threat, AttackReason.STANDING))
+                continue
+            reason, roots = _assess(board, threat.attacker, threat.victim, legal=True)
+            if not reason.chases:
+                if stood is None:  # a new attack that is no threat; a standing one is unchanged
+                    attacks.append(_attack(board, threat, reason, _pieces(board, roots)))
                 continue
             if confined and threat.attacker == t:
-                continue  # a piece confined to its line moving along it chases nothing (art. 27)
-            if threat in defended:
+                # A piece confined to its line moving along it chases nothing (art. 27).
+                attacks.append(_attack(board, threat, AttackReason.CONFINED))
+                continue
+            if stood is AttackReason.DEFENCE:
                 # The standing attack became a threat because the victim lost roots that all
                 # stood behind the attacker, aimed at it: a defence, not a chase (RULES.md
                 # §7.1; D39-41, D61, FS-22/23).
+                attacks.append(_attack(board, threat, AttackReason.DEFENCE))
                 continue
-            victims.append(threat)
+            if stood is AttackReason.PROTECTED:
+                # A standing attack on a protected piece made a threat: its last root was taken
+                # away (RULES.md §7.1, D105).
+                attacks.append(_attack(board, threat, AttackReason.ROOT_TAKEN))
+                continue
+            attacks.append(_attack(board, threat, reason))
     finally:
         board.pop()
-    return MoveClass(move, check, tuple(victims))
+    for index, attack in enumerate(attacks):
+        if attack.reason in (AttackReason.DEFENCE, AttackReason.ROOT_TAKEN):
+            # The roots the victim had before the move: looked up only for the few attacks
+            # that name them, on the board as it stood.
+            origin = origins[attack.threat]
+            had = _pieces(board, real_roots(board, origin, attack.victim))
+            attacks[index] = attack._replace(roots=had)
+    victims = tuple(attack.threat for attack in attacks if attack.chases)
+    return MoveClass(move, check, victims, tuple(attacks))
+
+
+def _pieces(board: Board, squares: list[int]) -> tuple[Root, ...]:
+    """Real roots on ``squares`` of ``board``, with their pieces."""
+    return tuple(Root(sq, board.squares[sq]) for sq in squares)
+
+
+def _attack(
+    board: Board, threat: Threat, reason: AttackReason, roots: tuple[Root, ...] = ()
+) -> Attack:
+    """The :class:`Attack` for ``threat`` (squares on ``board``, after the move) and the
+    reason decided for it, with the ``roots`` it names (for a victim without a real root, its
+    fake roots are looked up here)."""
+    attacker, victim = threat
+    if reason in (AttackReason.UNPROTECTED, AttackReason.CANNOT_TAKE_BACK):
+        roots = tuple(fake_roots(board, attacker, victim))
+        if roots and reason is AttackReason.UNPROTECTED:
+            reason = AttackReason.FAKE_ROOT
+    squares = board.squares
+    return Attack(attacker, victim, reason, squares[attacker], squares[victim], roots)
 
 
 def _roots_all_behind_the_attacker(board: Board, attacker: int, victim: int) -> bool:
@@ -331,12 +474,16 @@ def judge_cycle(board: Board, length: int) -> Ruling:
     ids = _piece_ids(work)
     replay = _Replay()
     notes = []
+    names = []
     # The second loop usually replays the first one's positions: classify each (position, move)
     # once.
-    known: dict[tuple[int, Move], MoveClass] = {}
+    known: dict[tuple[int, Move], tuple[MoveClass, str]] = {}
     for move in cycle:
         key = (work.zobrist_hash(), move)
-        cls = known.get(key) or known.setdefault(key, classify_move(work, move))
+        if key not in known:
+            known[key] = classify_move(work, move), to_chinese(work, move)
+        cls, name = known[key]
+        names.append(name)
         work.push(move)
         f, t = move
         ids[t], ids[f] = ids[f], ""
@@ -346,9 +493,7 @@ def judge_cycle(board: Board, length: int) -> Ruling:
     verdicts = []
     for color in (RED, BLACK):
         own = [i for i in range(length) if (i % 2 == 0) == (color == start_turn)]
-        verdicts.append(
-            _side_verdict(color, [replay.classes[i] for i in own], [replay.chased(i) for i in own])
-        )
+        verdicts.append(_side_verdict(color, own, replay))
     red, black = verdicts
     drawn = Ruling(
         "1/2-1/2",
@@ -361,6 +506,7 @@ def judge_cycle(board: Board, length: int) -> Ruling:
         tuple(verdicts),
         tuple(notes),
         start_turn,
+        move_names=tuple(names),
     )
     if red.level == black.level:
         # Neither breaks a rule (art. 5); both check (art. 7); both chase (Li 1982 乙3, 图108).
@@ -383,16 +529,25 @@ def judge_cycle(board: Board, length: int) -> Ruling:
     )
 
 
-def _side_verdict(color: Color, classes: list[MoveClass], chased: list[set[str]]) -> SideVerdict:
+def _side_verdict(color: Color, own: list[int], replay: _Replay) -> SideVerdict:
+    """The verdict on ``color``'s moves (indices ``own`` of the cycle), with why."""
+    classes = [replay.classes[i] for i in own]
+    chased = [replay.chased(i) for i in own]
+    targets = tuple(sorted(set().union(*chased)))
     if classes and all(c.check for c in classes):
-        return SideVerdict(color, LEVEL_CHECK)
+        return SideVerdict(color, LEVEL_CHECK, why=SideReason.EVERY_MOVE_CHECKS, targets=targets)
     # A move that checks and chases at once counts as a chase too: of two readings the one
     # under which the cycle is forbidden is taken (图109 从重; docs/rulings.md).
     if classes and all(c.victims for c in classes):
         common = set.intersection(*chased)
         if common:
-            return SideVerdict(color, LEVEL_CHASE, tuple(sorted(common)))
-    return SideVerdict(color, LEVEL_NONE)
+            ids = tuple(sorted(common))
+            chasers = tuple(sorted(set().union(*(replay.chaser_ids(i) for i in ids))))
+            return SideVerdict(color, LEVEL_CHASE, ids, SideReason.SAME_PIECE, targets, chasers)
+        return SideVerdict(color, LEVEL_NONE, why=SideReason.DIFFERENT_PIECES, targets=targets)
+    if classes and all(c.check or c.victims for c in classes):
+        return SideVerdict(color, LEVEL_NONE, why=SideReason.CHECKS_AND_CHASES, targets=targets)
+    return SideVerdict(color, LEVEL_NONE, why=SideReason.IDLE_MOVE, targets=targets)
 
 
 #: The detail article that rules a perpetual chase, by (attacker type, victim type).
@@ -447,7 +602,8 @@ class AxfProfile:
             cls = ruling.classifications[index]
         else:
             cls = classify_move(board, move)
-        return StepLabel("将" if cls.check else "捉" if cls.victims else "闲", cls.victims)
+        label = "将" if cls.check else "捉" if cls.victims else "闲"
+        return StepLabel(label, cls.victims, cls.attacks)
 
     def watchers(self, forbidden_run: bool = False) -> tuple[Watch, ...]:
         return ()

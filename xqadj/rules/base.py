@@ -13,15 +13,25 @@ from __future__ import annotations
 from typing import NamedTuple, Protocol
 
 from xqadj.board import Board, Move
-from xqadj.rules.ruling import Ruling, Threat
+from xqadj.rules.ruling import Attack, Ruling, Threat
 
 
 class StepLabel(NamedTuple):
     """A move as a profile names it: the rulebook's ``label`` (AXF: 将 捉 闲; CXA: 将 杀 捉 兑 献
-    拦 跟 闲) and the ``chases`` it makes, as (attacker, victim) squares after the move."""
+    拦 跟 闲) and the ``chases`` it makes, as (attacker, victim) squares after the move; AXF also
+    gives the ``attacks`` with their reasons (:attr:`~xqadj.rules.ruling.MoveClass.attacks`).
+
+    What a picture draws beside them (CXA only; empty for AXF): ``pair``, for 兑, the squares
+    after the move of the piece offered and of the opponent's piece of the same type facing it;
+    ``line``, for 杀, the mating line threatened (checks and replies, played from the position
+    after the move as if the opponent passed), for 拦, the one opponent's checking move that
+    the moved piece stands in the way of."""
 
     label: str
     chases: tuple[Threat, ...] = ()
+    attacks: tuple[Attack, ...] = ()
+    pair: tuple[int, int] | None = None
+    line: tuple[Move, ...] = ()
 
 
 class Watch(Protocol):
@@ -48,8 +58,8 @@ class Profile(Protocol):
     def judge_cycle(self, board: Board, length: int) -> Ruling:
         """Rule the last ``length`` moves of ``board``'s move stack, which bring its position
         back for the third time.  :meth:`Ruling.explain` returns the ruling's ``explanation``
-        when set, else builds one from the AXF ``classifications``, ``notes`` and ``verdicts``:
-        a profile sets one or the other."""
+        when set, else builds one from the AXF ``classifications`` (their ``attacks``),
+        ``verdicts`` and ``move_names``: a profile sets one or the other."""
         ...
 
     def label_move(

@@ -27,13 +27,17 @@ graded by the heaviest reading, 从重: 将 > 杀 > 捉 > 兑/献 > 闲):
   being mated at once.  The look-ahead (:class:`search._Prober`) is a bounded alpha-beta search of
   captures and checks with real legal moves, both sides free to stop; material (2011 25.3): 车
   2, 马 = 炮 = 过河兵 1, 士 = 象 a small unit.  The licence of king and pawns (26.1) discounts
-  what they win by themselves; a capture of a piece of the same type that may take back first
-  is an offer (兑, 24.4), no chase.  Three principles of CXA.md §5.6 shape it: **P1** a move
+  what they win by themselves.  Five principles of CXA.md §5.6 shape it: **P1** a move
   that parries the attack of the opponent's preceding move creates no 捉 from a capture it
   neither makes, joins nor uncovers (:func:`labels._parry_gains`); **P2** a line ends when its
   material is won, and a capture the opponent could make anyway is no answer to it
   (:func:`search._winning_captures`); **P3** pawns traded against pieces are even in every exchange
-  the line counts (:meth:`search._Tally.score`).
+  the line counts (:meth:`search._Tally.score`); **P4** a capture of a piece of the same type
+  that may take back first is an offer (兑, 24.4), no chase, only when the move lined the two
+  up or the capturer can be taken back: a rook taking an undefended rook wins it
+  (:meth:`search._Prober.gains`); **P5** what the chaser loses before its first capture is the
+  gain's price, what it loses after it is 各吃各子, and an even 各吃各子 counts at the end of
+  checks as after a capture (:meth:`search._Tally.after`).
 * else **闲** (24.8), reported as 兑 or 献 (24.4, 24.5) where that is clear.
 
 The ruling (:func:`decide`; §3.4, 2011 第26条 棋例总则, 2020 24.9–24.14, 26.9): a side whose
@@ -72,6 +76,7 @@ from xqadj.rules.cxa.labels import (
     OFFER,
     MoveLabel,
     classify_move,
+    mating_line,
 )
 from xqadj.rules.cxa.search import Gain, gains_of, mates_by_checks, piece_value, threatens_mate
 from xqadj.rules.cxa.watch import ForbiddenRunWatch
@@ -99,6 +104,7 @@ __all__ = [
     "judge_cycle",
     "judge_side",
     "mates_by_checks",
+    "mating_line",
     "piece_value",
     "threatens_mate",
 ]
@@ -121,7 +127,9 @@ class CxaProfile:
         """将 杀 捉 兑 献 拦 跟 闲 (the ruling's label when it has one) with, for a 捉, each piece
         that takes part in winning material and the most valuable piece it wins.  A CXA ruling
         keeps only labels, so the move is classified again (the same deterministic
-        look-ahead)."""
+        look-ahead).  A 兑 carries the pair it offers, a 拦 the check it stands in the way of,
+        a 杀 the mating line it threatens (:func:`mating_line`, found again here: the labels
+        need only its existence)."""
         info = classify_move(board, move)
         label = info.label
         if ruling is not None and index < len(ruling.labels):
@@ -132,7 +140,18 @@ class CxaProfile:
                 Threat(capturer, gain.target) for gain in info.gains for capturer in gain.capturers
             )
         )
-        return StepLabel(label, chases)
+        line: tuple[Move, ...] = ()
+        if label == KILL:
+            board.push(move)
+            try:
+                with board.passed_turn():
+                    line = mating_line(board)
+            finally:
+                board.pop()
+        elif label == BLOCK and info.blocked is not None:
+            line = (info.blocked,)
+        pair = info.pair if label == EXCHANGE else None
+        return StepLabel(label, chases, pair=pair, line=line)
 
     def watchers(self, forbidden_run: bool = False) -> tuple[Watch, ...]:
         return (ForbiddenRunWatch(),) if forbidden_run else ()

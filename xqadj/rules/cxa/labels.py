@@ -1,6 +1,6 @@
 """The CXA profile's move labels: 将 杀 捉 兑 献 拦 跟 闲 for a move of a cycle (24.1–24.8).
 
-They follow the three principles of CXA.md §5.6 (P1 parry, P2, P3).
+They follow the five principles of CXA.md §5.6 (P1 parry, P2, P3, P4, P5).
 
 Layer: rules (the CXA profile).
 """
@@ -31,13 +31,19 @@ from xqadj.board import (
 )
 from xqadj.rules.cxa.search import (
     _MEMO,
+    MATE_CHECKS,
+    MATE_NODES,
     WEAK,
     Gain,
+    _Budget,
+    _checks,
     _crossed,
     _options,
+    _ordered_evasions,
     _Prober,
     _Tally,
     mate_in_one,
+    mates_by_checks,
     threatens_mate,
 )
 
@@ -70,6 +76,12 @@ class MoveLabel(NamedTuple):
     label: str
     gains: tuple[Gain, ...] = ()
     note: str = ""
+    #: 兑: the squares, after the move, of the mover's piece offered and of the opponent's piece
+    #: of the same type that may take it (what a picture pairs); None for other labels.
+    pair: tuple[int, int] | None = None
+    #: 拦: the opponent's checking move that the moved piece now stands in the way of (what a
+    #: picture draws through it); None for other labels.
+    blocked: Move | None = None
 
 
 def _new_gains(before: list[Gain], after: list[Gain]) -> list[Gain]:
@@ -177,7 +189,7 @@ def _classify_raw(board: Board, move: Move) -> tuple[MoveLabel, list[tuple[int, 
     board.push(move)
     try:
         with board.passed_turn():
-            probe = _Prober(board, moved=move.to_square, strict=True)
+            probe = _Prober(board, moved=move.to_square, strict=True, vacated=move.from_square)
             after = probe.gains()
     finally:
         board.pop()
@@ -195,11 +207,7 @@ def _classify_raw(board: Board, move: Move) -> tuple[MoveLabel, list[tuple[int, 
         # elephant in passing, is idle; a gain of anything more is still a chase.  The gain is
         # told by what is first taken and by its value (a line's most valuable piece may be one
         # the opponent needlessly gave up along it).
-        others = [
-            g
-            for g in new
-            if g.victim_code & 7 not in (ADVISOR, ELEPHANT) or g.value > WEAK
-        ]
+        others = [g for g in new if g.victim_code & 7 not in (ADVISOR, ELEPHANT) or g.value > WEAK]
         if not others:
             label = _idle(board, move, probe.offers)
             return label._replace(note=label.note or _LONE_DEFENDER_NOTE), probe.offers
@@ -254,7 +262,7 @@ def _idle(board: Board, move: Move, offers: list[tuple[int, int]]) -> MoveLabel:
     * 献 (24.5): the moved piece may be taken by a piece of another type without loss for
       the taker;
     * 拦 (24.6): the moved piece stands in the way of an enemy piece and so stops a mate threat
-      (:func:`_blocked_piece`).
+      (:func:`_blocked_check`).
 
     跟 (24.7) is not told apart: it is reported as 闲 (docs/cxa.md).
     """
@@ -262,7 +270,8 @@ def _idle(board: Board, move: Move, offers: list[tuple[int, int]]) -> MoveLabel:
     for mine, theirs in offers:
         origin = move.from_square if mine == move.to_square else mine
         if origin not in board.attackers(theirs, side):
-            return MoveLabel(move, EXCHANGE, note=_offer_note(board, move, mine, theirs))
+            note = _offer_note(board, move, mine, theirs)
+            return MoveLabel(move, EXCHANGE, note=note, pair=(mine, theirs))
     board.push(move)
     try:
         for origin in board.attackers(move.to_square, board.turn):
@@ -273,17 +282,17 @@ def _idle(board: Board, move: Move, offers: list[tuple[int, int]]) -> MoveLabel:
                 return MoveLabel(move, OFFER, note=f"offers the {what}")
     finally:
         board.pop()
-    blocked = _blocked_piece(board, move)
+    blocked = _blocked_check(board, move)
     if blocked is not None:
-        what = _describe_piece(board.squares[blocked], blocked)
+        what = _describe_piece(board.squares[blocked.from_square], blocked.from_square)
         note = f"stands in the way of the {what}, stopping a mate threat"
-        return MoveLabel(move, BLOCK, note=note)
+        return MoveLabel(move, BLOCK, note=note, blocked=blocked)
     return MoveLabel(move, IDLE)
 
 
-def _blocked_piece(board: Board, move: Move) -> int | None:
-    """拦 (24.6 "走子阻拦对方棋子，而又不具攻击作用"): the square of the enemy piece whose checking
-    move the moved piece now stands in the way of (on its line, its knight's leg or elephant's
+def _blocked_check(board: Board, move: Move) -> Move | None:
+    """拦 (24.6 "走子阻拦对方棋子，而又不具攻击作用"): the enemy piece's checking move that the
+    moved piece now stands in the way of (on its line, its knight's leg or elephant's
     eye), when that stops a mate threat the opponent had before the move (图7: 车９平８ stands in
     the way of the cannon's 炮二进九).  The threat must come back with the piece taken off its
     new square, and the move must be no capture, no king move and no answer to a check
@@ -292,7 +301,7 @@ def _blocked_piece(board: Board, move: Move) -> int | None:
     if board.is_check() or board.squares[t] or board.squares[f] & 7 == KING:
         return None
     with board.passed_turn():
-        blocked = [m.from_square for m in _checks_through(board, t, f)]
+        blocked = _checks_through(board, t, f)
         if not blocked or threatens_mate(board) is not True:
             return None
     board.push(move)
@@ -478,3 +487,54 @@ def _takes_part(board: Board, move: Move, gain: Gain) -> bool:
 
 def _describe_piece(code: int, sq: int) -> str:
     return f"{COLOR_NAMES[code_color(code)]} {PIECE_NAMES[code & 7]} on {square_name(sq)}"
+
+
+# -- pictures ----------------------------------------------------------------------------------
+
+
+def mating_line(board: Board) -> tuple[Move, ...]:
+    """The mate that a 杀 threatens (24.2), for a picture: in ``board``, where the side to move
+    is the one threatening (the opponent passed), the shortest series of checks that mates, the
+    first capturing nothing, as :func:`threatens_mate` finds it, with the defender's replies
+    between them (its first answer in the search's order, since every answer loses).  Empty
+    when no such mate is found within the search's bounds.  The board is left unchanged.
+    """
+    for depth in range(1, MATE_CHECKS + 1):
+        line = _mate_line(board, depth, True)
+        if line is not None:
+            return tuple(line)
+    return ()
+
+
+def _mate_line(board: Board, depth: int, first: bool) -> list[Move] | None:
+    """A mating line of at most ``depth`` checks from ``board`` (see :func:`mating_line`)."""
+    for check in _checks(board):
+        if first and board.squares[check.to_square]:
+            continue  # 24.2: a mating attack that opens by a capture is graded by the capture
+        board.push(check)
+        try:
+            evasions = _ordered_evasions(board)
+            if not evasions:
+                return [check]
+            if depth <= 1:
+                continue
+            if not all(_mated_after(board, evasion, depth - 1) for evasion in evasions):
+                continue
+            board.push(evasions[0])
+            try:
+                rest = _mate_line(board, depth - 1, False)
+            finally:
+                board.pop()
+            if rest is not None:
+                return [check, evasions[0], *rest]
+        finally:
+            board.pop()
+    return None
+
+
+def _mated_after(board: Board, evasion: Move, checks: int) -> bool:
+    board.push(evasion)
+    try:
+        return mates_by_checks(board, checks, _Budget(MATE_NODES))
+    finally:
+        board.pop()

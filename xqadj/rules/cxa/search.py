@@ -14,14 +14,19 @@ from dataclasses import dataclass, replace
 from typing import NamedTuple, Protocol
 
 from xqadj.board import (
+    BETWEEN,
     BLACK,
     BLACK_BIT,
     CANNON,
     CHECK_LANDING,
+    ELEPHANT,
+    ELEPHANT_EYE,
     KING,
     KNIGHT,
     KNIGHT_ATTACKS,
+    KNIGHT_LEG,
     PAWN,
+    PAWN_ATTACKERS,
     RAYS,
     RED,
     ROOK,
@@ -90,7 +95,8 @@ class _Tally(NamedTuple):
     pawns: int = 0
     #: The opponent took back one of the side's capturing pieces (an exchange, 互吃).
     recaptured: bool = False
-    #: The opponent took something that had not moved in the line (各吃各子).
+    #: After the side's first capture, the opponent took something other than a capturer
+    #: (各吃各子, P5).
     counter: bool = False
     #: The square of the side's last capture, and whether every capture of the side there was
     #: a king's or a pawn's giving no check: then the gain is theirs, and licensed (26.1).
@@ -108,12 +114,11 @@ class _Tally(NamedTuple):
         move: Move,
         code: int,
         won: bool,
-        moved: bool = True,
         licensed: bool = False,
     ) -> _Tally:
         """The tally after ``move``, which captures ``code`` (0 for none): a move of the side
-        (``won``; ``licensed`` for a king or pawn capture giving no check) or of the opponent
-        (taking a piece that ``moved`` in the line or not)."""
+        (``won``; ``licensed`` for a king or pawn capture giving no check) or of the
+        opponent."""
         f, t = move
         takers, repliers = self.takers, self.repliers
         if won:
@@ -125,13 +130,27 @@ class _Tally(NamedTuple):
                 repliers = (repliers - {f}) | {t}
             takers = takers - {t}
         if not code:
-            return self._replace(takers=takers, repliers=repliers)
+            return _Tally(
+                self.pieces,
+                self.pawns,
+                self.recaptured,
+                self.counter,
+                self.final,
+                self.licensed,
+                takers,
+                self.base,
+                repliers,
+            )
         # A king's or pawn's capture of a piece that has just taken is a recapture, no chase.
         licensed = licensed and t not in self.repliers
         value = piece_value(code, t)
         sign = 1 if won else -1
         recaptured = self.recaptured or (not won and t in self.takers)
-        counter = self.counter or (not won and not moved)
+        # P5 (CXA.md §5.6): what the side loses counts by when it is lost.  Before its first
+        # capture it is the price of the gain (送兵, a piece answering a check); after it, any
+        # piece but a capturer taken back is the opponent taking one of its own (各吃各子),
+        # whether it moved in the line (the pawn that gave a discovered check) or not.
+        counter = self.counter or (not won and self.final >= 0 and t not in self.takers)
         final, kp, base = self.final, self.licensed, self.base
         if won:
             if final != t:
@@ -147,7 +166,7 @@ class _Tally(NamedTuple):
 
     def _net(self) -> int:
         """The score, licence aside."""
-        return self._replace(licensed=False).score()
+        return self._value(False)
 
     def score(self) -> int:
         """The net value (a crossed pawn is a strong unit).
@@ -158,9 +177,14 @@ class _Tally(NamedTuple):
         opponent took back a capturing piece or a piece that a capture abandoned or unmasked
         (做根子, 被牵子: 26.5).  The opponent's captures that P2 leaves out of the line never
         reach the tally.  An even line in which the opponent took something other than the
-        side's capturing pieces (各吃各子), piece for piece, scores :data:`EVEN_TRADE`: it
-        counts as a gain (26.5 "完整互吃后价值相当或得子者，按捉"); a pawn floating against a
-        piece is no such trade ("不算得子")."""
+        side's capturing pieces after its first capture (各吃各子, P5), piece for piece,
+        scores :data:`EVEN_TRADE`: it counts as a gain (26.5 "完整互吃后价值相当或得子者，按捉");
+        a pawn won floating against a piece is no such trade ("不算得子"), a piece won and a
+        pawn lost after it is (P5)."""
+        return self._value(self.licensed)
+
+    def _value(self, licensed: bool) -> int:
+        """:meth:`score`, with the licence of king and pawns (26.1) as ``licensed``."""
         pieces, pawns = self.pieces, self.pawns
         net = pieces + STRONG * pawns
         floated = (self.recaptured or self.counter) and (
@@ -169,9 +193,12 @@ class _Tally(NamedTuple):
         )
         if floated:
             net = 0  # a pawn floats up to a knight or a cannon, and down to an advisor
-        if net == 0 and self.counter and pieces % STRONG == 0:
-            return EVEN_TRADE  # equal value: no advisor or elephant in the balance
-        if net > 0 and self.licensed:
+        if net == 0 and self.counter and (pieces % STRONG == 0 or pawns < 0 < pieces):
+            # Equal value, no advisor or elephant won as a pawn's price (P3); but a piece won
+            # and a pawn lost after it (P5: the pawn that gave the discovered check, taken
+            # back once the 将军抽吃 has taken the advisor) is each side taking its own.
+            return EVEN_TRADE
+        if net > 0 and licensed:
             # What the king or a pawn wins by itself at the end is licensed (26.1); what was
             # won before counts (参考图32: an even trade, then the king takes: nothing counts).
             return max(0, min(net, self.base))
@@ -203,6 +230,7 @@ class _Memo:
         self.legal: dict[int, list[Move]] = {}
         self.mate: dict[int, bool] = {}
         self.attacks: dict[tuple[int, int], frozenset[_Capture]] = {}
+        self.pseudo: dict[tuple[int, int], tuple[_Capture, ...]] = {}
         #: Mate searches: the fewest checks that mate from a position, the most that do not.
         self.mated: dict[int, int] = {}
         self.unmated: dict[int, int] = {}
@@ -224,6 +252,7 @@ class _Memo:
             self.legal,
             self.mate,
             self.attacks,
+            self.pseudo,
             self.mated,
             self.unmated,
             self.ordered,
@@ -257,6 +286,28 @@ def _options() -> tuple[int, ...]:
 _MEMO_LIMIT = 200_000
 
 
+def _pseudo_captures(board: Board, side: Color) -> tuple[_Capture, ...]:
+    """Every pseudo-legal capture by ``side`` of an enemy piece other than the king, as
+    (origin, target, victim code), in board order of the capturing pieces (memoised).  One
+    pass over the side's pieces serves :func:`_capture_list` and :func:`_attack_set`."""
+    key = (board.zobrist_hash(), side)
+    known = _MEMO.pseudo.get(key)
+    if known is not None:
+        return known
+    squares = board.squares
+    own = BLACK_BIT if side == BLACK else 0
+    found = []
+    for origin in range(90):
+        code = squares[origin]
+        if code and (code & BLACK_BIT) == own:
+            for victim in board.capture_targets(origin):
+                victim_code = squares[victim]
+                if victim_code & 7 != KING:
+                    found.append((origin, victim, victim_code))
+    result = _MEMO.pseudo[key] = tuple(found)
+    return result
+
+
 def _capture_list(board: Board, pseudo: bool) -> list[tuple[int, int, int, Move]]:
     """(origin, target, victim code, move) of the captures of material by the side to move,
     most valuable victim first, cheapest attacker first (memoised)."""
@@ -265,20 +316,14 @@ def _capture_list(board: Board, pseudo: bool) -> list[tuple[int, int, int, Move]
     if known is not None:
         return known
     squares = board.squares
-    side = board.turn
-    enemy_bit = 0 if side == BLACK else BLACK_BIT
     found: list[tuple[int, int, int, int, int, Move]] = []
-    for victim in range(90):
-        code = squares[victim]
-        if not code or (code & BLACK_BIT) != enemy_bit or code & 7 == KING:
-            continue
+    for origin, victim, code in _pseudo_captures(board, board.turn):
         value = piece_value(code, victim)
         if not value:
             continue
-        for origin in board.attackers(victim, side):
-            move = Move(origin, victim)
-            if pseudo or board.is_legal(move):
-                found.append((-value, _BASE_VALUE[squares[origin] & 7], origin, victim, code, move))
+        move = Move(origin, victim)
+        if pseudo or board.is_legal(move):
+            found.append((-value, _BASE_VALUE[squares[origin] & 7], origin, victim, code, move))
     found.sort()
     result = [(origin, victim, code, move) for _, _, origin, victim, code, move in found]
     _MEMO.captures[key] = result
@@ -343,7 +388,8 @@ def _evasions(board: Board) -> list[Move]:
     own = BLACK_BIT if side == BLACK else 0
     targets: set[int] = set()
     screens: set[int] = set()
-    for checker in board.attackers(king, 1 - side):
+    checkers = board.attackers(king, 1 - side)
+    for checker in checkers:
         targets.add(checker)
         kind = squares[checker] & 7
         if kind == KNIGHT:
@@ -371,8 +417,26 @@ def _evasions(board: Board) -> list[Move]:
                         if code == CANNON | own and sq not in screens:
                             candidates.append(Move(sq, target))
                         break
+    # Against a single checker, a move of a piece off the king's file, rank and knight legs
+    # that takes the checker, or steps onto the empty line of a rook or the leg of a knight,
+    # answers the check and exposes nothing: legal without being made.  (A piece stepping
+    # between a cannon and the king may give a second cannon its screen: it is made.)
+    single = blocks = -1
+    if len(checkers) == 1 and squares[checkers[0]] & 7 != KING:
+        single = checkers[0]
+        blocks = squares[single] & 7
+    near = SHIELD[king]
     found = []
     for move in dict.fromkeys(candidates):
+        f, t = move
+        if (
+            single >= 0
+            and f != king
+            and not near[f]
+            and (t == single or (not squares[t] and (blocks == ROOK or blocks == KNIGHT)))
+        ):
+            found.append(move)
+            continue
         captured = board._make(move)
         safe = not board.is_in_check(side)
         board._unmake(move, captured)
@@ -386,18 +450,9 @@ def _attack_set(board: Board, side: Color) -> frozenset[_Capture]:
     code): what a later node compares with to keep only the captures a line made possible."""
     key = (board.zobrist_hash(), side)
     known = _MEMO.attacks.get(key)
-    if known is not None:
-        return known
-    squares = board.squares
-    enemy_bit = 0 if side == BLACK else BLACK_BIT
-    found = set()
-    for victim in range(90):
-        code = squares[victim]
-        if code and (code & BLACK_BIT) == enemy_bit and code & 7 != KING:
-            for origin in board.attackers(victim, side):
-                found.add((origin, victim, code))
-    result = _MEMO.attacks[key] = frozenset(found)
-    return result
+    if known is None:
+        known = _MEMO.attacks[key] = frozenset(_pseudo_captures(board, side))
+    return known
 
 
 def _between_squares(a: int, b: int) -> list[int]:
@@ -422,39 +477,103 @@ def _checks(board: Board) -> list[Move]:
 
 def _find_checks(board: Board) -> list[Move]:
     """The legal checking moves of the side to move.  Only moves that may check are tried: those
-    of a piece that shields the enemy king (a discovered check), and those landing where the
-    piece may check (:data:`CHECK_LANDING`); a rook or cannon off the king's lines reaches them
-    only where its own rank and file cross them."""
+    of a piece that shields the enemy king and would uncover an attack on it (a discovered
+    check), and those landing where the piece may check (:data:`CHECK_LANDING`); a rook or
+    cannon off the king's lines reaches them only where its own rank and file cross them.  A
+    move that can uncover nothing checks from where it lands or not at all
+    (:func:`_checks_from`), which is told without making it."""
     side = board.turn
     king = board.king_squares[1 - side]
     shield = SHIELD[king]
     squares = board.squares
     own = BLACK_BIT if side == BLACK else 0
     kf, kr = king % 9, king // 9
-    candidates: list[Move] = []
+    # In a what-if position the enemy king may stand attacked already: then every move that
+    # keeps the attack checks, and each candidate is made.
+    attacked = board.is_in_check(1 - side)
+    candidates: list[tuple[Move, bool]] = []
     for sq in range(90):
         code = squares[sq]
         if not code or (code & BLACK_BIT) != own:
             continue
         kind = code & 7
         if shield[sq]:
-            candidates.extend(board.piece_moves(sq))
+            if kind == KING or _uncovers_check(board, sq, side):
+                candidates.extend((m, True) for m in board.piece_moves(sq))
+            else:
+                # Off the board the piece would expose nothing: its move checks only from
+                # where it lands (directly, or as a new cannon screen), as any other piece's.
+                landing = CHECK_LANDING[kind][king]
+                candidates.extend(
+                    (m, attacked) for m in board.piece_moves(sq) if landing[m.to_square]
+                )
         elif kind == ROOK or kind == CANNON:
             for target in (sq // 9 * 9 + kf, kr * 9 + sq % 9):
                 move = Move(sq, target)
                 if board.is_pseudo_legal(move):
-                    candidates.append(move)
+                    candidates.append((move, attacked))
         else:
             landing = CHECK_LANDING[kind][king]
-            candidates.extend(m for m in board.piece_moves(sq) if landing[m.to_square])
+            candidates.extend((m, attacked) for m in board.piece_moves(sq) if landing[m.to_square])
     found = []
-    for move in candidates:
+    for move, made in candidates:
+        if not made and not _checks_from(squares, move, side, king):
+            continue
         captured = board._make(move)
         ok = board.is_in_check(1 - side) and not board.is_in_check(side)
         board._unmake(move, captured)
         if ok:
             found.append(move)
     return found
+
+
+def _checks_from(squares: list[int], move: Move, side: Color, king: int) -> bool:
+    """Whether ``side``'s piece making ``move`` attacks the enemy ``king`` from where it lands,
+    directly or as the only screen of one of its cannons (the square it leaves counted empty).
+    Exact for a move whose piece, taken off the board, would expose nothing
+    (:func:`_uncovers_check`) while the king is not attacked: the square left opens no line
+    (other than the one the piece moves along, counted here), and the square taken still
+    blocks the lines it blocked."""
+    f, t = move
+    code = squares[f]
+    kind = code & 7
+    index = t * 90 + king
+    if kind == KNIGHT:
+        leg = KNIGHT_LEG[index]
+        if leg >= 0 and not squares[leg]:
+            return True
+    elif kind == PAWN and t in PAWN_ATTACKERS[side][king]:
+        return True
+    between = BETWEEN[index]
+    if between is None:
+        return False
+    screens = 0
+    for sq in between:
+        if squares[sq] and sq != f:
+            screens += 1
+    if kind == ROOK and not screens:
+        return True
+    if kind == CANNON and screens == 1:
+        return True
+    if screens:
+        return False
+    # Nothing between: the piece is a new screen if the first piece beyond it is a cannon of
+    # the side's.
+    for ray in RAYS[king]:
+        if t in ray:
+            for sq in ray[ray.index(t) + 1 :]:
+                if squares[sq] and sq != f:
+                    return squares[sq] == CANNON | (code & BLACK_BIT)
+            return False
+    return False
+
+
+def _uncovers_check(board: Board, sq: int, side: Color) -> bool:
+    """Whether the enemy king would be attacked with ``side``'s piece on ``sq`` taken off the
+    board: only then may a move of that piece give a discovered check (or keep a check
+    already given, in a what-if position where the enemy king stands attacked)."""
+    with board.without_piece(sq):
+        return board.is_in_check(1 - side)
 
 
 # -- mate threats (24.2 杀) ------------------------------------------------------------------
@@ -630,8 +749,11 @@ class _Prober:
         strict: bool = False,
         counters: bool = True,
         lasting: frozenset[_Capture] | None = None,
+        vacated: int = -1,
     ) -> None:
         self.board = board
+        #: The square the piece that just moved came from (-1: none, or not known).
+        self.vacated = vacated
         #: Whether to find the opponent's independent captures (P2); off for the probe that
         #: finds them.
         self.counters = counters
@@ -705,12 +827,18 @@ class _Prober:
             f, t = move
             captured = board.squares[t]
             if captured and captured & 7 == board.squares[f] & 7 and self._exchange(move):
+                # The two pieces face each other and the opponent's may take first: an offer
+                # (兑, 24.4) when the move lined them up (图2 车９平８) or the capturer can be
+                # taken back.  Otherwise the capture wins a piece that cannot take back, as
+                # any other capture does (P4: a rook taking an undefended rook).
                 self.offers.append((f, t))
-                continue
-            # An even trade (各吃各子, 26.5) counts after a capture, not at the end of checks.
-            least = EVEN_TRADE if captured else EVEN_TRADE + 1
-            line, check = self.line(move, pseudo_first, least - 1)
-            if line.score >= least and (captured or line.score < MATE // 2):
+                if self._lined_up(move) or self._recapturable(move):
+                    continue
+            # P5: 26.5 holds for every form of 24.3, so an even trade (各吃各子) counts at the
+            # end of checks as after a capture; what was given up before the first capture is
+            # the gain's price (:meth:`_Tally.after`).
+            line, check = self.line(move, pseudo_first, EVEN_TRADE - 1)
+            if line.score >= EVEN_TRADE and (captured or line.score < MATE // 2):
                 gain = self._describe((move, *line.moves), line.score, check)
                 if move in self.bounded:
                     gain = replace(gain, bounded=True)
@@ -747,7 +875,7 @@ class _Prober:
         try:
             check = board.is_check()
             licensed = kind in (KING, PAWN) and not check
-            tally = _Tally().after(move, captured, True, True, licensed)
+            tally = _Tally().after(move, captured, True, licensed)
             if pseudo_first and board.is_in_check(self.side):
                 line = self._after_pseudo(tally, t)
             else:
@@ -800,7 +928,7 @@ class _Prober:
         board.push(move)
         try:
             check = board.is_check()
-            tally = _Tally().after(move, captured, True, True, licensed and not check)
+            tally = _Tally().after(move, captured, True, licensed and not check)
             checks, none, moved = GAIN_CHECKS - check, frozenset[_Capture](), frozenset((t,))
             self._pruned = self._counter_set
             self.careful = False
@@ -845,6 +973,28 @@ class _Prober:
             ):
                 self.offers.append((origin, gain.victim))
                 return True
+        return False
+
+    def _lined_up(self, move: Move) -> bool:
+        """Whether the piece that just moved lined up the two pieces of ``move`` (a capture of
+        a piece of the capturer's type): it is the capturer, or it left the line, the knight's
+        leg or the elephant's eye between them (P4: the move's own role is then an offer)."""
+        f, t = move
+        if self.moved < 0:
+            return False
+        if f == self.moved:
+            return True
+        vacated = self.vacated
+        if vacated < 0:
+            return False
+        kind = self.board.squares[f] & 7
+        index = f * 90 + t
+        if kind == ROOK or kind == CANNON:
+            return vacated in (BETWEEN[index] or ())
+        if kind == KNIGHT:
+            return KNIGHT_LEG[index] == vacated
+        if kind == ELEPHANT:
+            return ELEPHANT_EYE[self.side][index] == vacated
         return False
 
     def _independent(self, firsts: list[Move]) -> frozenset[_Capture]:
@@ -948,6 +1098,10 @@ class _Prober:
         maximizing = mover == self.side
         checks_left = side_checks if maximizing else reply_checks
         mine = previous
+        # The side's checks (and the opponent's) are generated only once the captures are
+        # searched without a cut-off: the same moves in the same order, fewer generated.
+        pending = False
+        standing: frozenset[_Capture] = frozenset()
         if board.is_check():
             moves = _ordered_evasions(board)
             if not moves:
@@ -980,54 +1134,58 @@ class _Prober:
                 standing = previous | self._pruned
                 mine = _attack_set(board, mover)
             moves = _captures(board, standing=standing, moved=moved)
-            if checks_left > 0:
-                squares = board.squares
-                moves += [
-                    m
-                    for m in _checks(board)
-                    if m not in moves
-                    and not (
-                        m.to_square not in moved
-                        and (m.from_square, m.to_square, squares[m.to_square])
-                        in (standing if maximizing else self._pruned)
+            pending = checks_left > 0
+        batch = moves
+        while True:
+            for move in batch:
+                f, t = move
+                captured = board.squares[t]
+                kind = board.squares[f] & 7
+                board.push(move)
+                try:
+                    spent = 1 if board.is_check() else 0
+                    # A king's or pawn's own capture is licensed (26.1), unless it gives check
+                    # (26.8).
+                    next_tally = tally.after(
+                        move, captured, maximizing, kind in (KING, PAWN) and not spent
                     )
-                ]
-        for move in moves:
-            f, t = move
-            captured = board.squares[t]
-            kind = board.squares[f] & 7
-            board.push(move)
-            try:
-                spent = 1 if board.is_check() else 0
-                # A king's or pawn's own capture is licensed (26.1), unless it gives check
-                # (26.8).
-                next_tally = tally.after(
-                    move, captured, maximizing, t in moved, kind in (KING, PAWN) and not spent
-                )
-                line = self._search(
-                    next_tally,
-                    ply + 1,
-                    alpha,
-                    beta,
-                    side_checks - spent if maximizing else side_checks,
-                    reply_checks if maximizing else reply_checks - spent,
-                    mine,
-                    (moved - {f}) | {t},
-                )
-            finally:
-                board.pop()
-            if maximizing:
-                if line.score > best.score:
+                    line = self._search(
+                        next_tally,
+                        ply + 1,
+                        alpha,
+                        beta,
+                        side_checks - spent if maximizing else side_checks,
+                        reply_checks if maximizing else reply_checks - spent,
+                        mine,
+                        (moved - {f}) | {t},
+                    )
+                finally:
+                    board.pop()
+                if maximizing:
+                    if line.score > best.score:
+                        best = _Line(line.score, (move, *line.moves))
+                        alpha = max(alpha, best.score)
+                elif line.score < best.score or (line.score == best.score and not best.moves):
+                    # On a tie the opponent's reply is shown rather than its standing still:
+                    # the line then names every piece that takes part (参考图50).
                     best = _Line(line.score, (move, *line.moves))
-                    alpha = max(alpha, best.score)
-            elif line.score < best.score or (line.score == best.score and not best.moves):
-                # On a tie the opponent's reply is shown rather than its standing still: the
-                # line then names every piece that takes part (参考图50).
-                best = _Line(line.score, (move, *line.moves))
-                beta = min(beta, best.score)
-            if alpha >= beta:
-                break
-        return best
+                    beta = min(beta, best.score)
+                if alpha >= beta:
+                    return best
+            if not pending:
+                return best
+            pending = False
+            squares = board.squares
+            left_out = standing if maximizing else self._pruned
+            batch = [
+                m
+                for m in _checks(board)
+                if m not in moves
+                and not (
+                    m.to_square not in moved
+                    and (m.from_square, m.to_square, squares[m.to_square]) in left_out
+                )
+            ]
 
     def _describe(self, line: tuple[Move, ...], score: int, check: bool) -> Gain:
         """Replay ``line`` to name the victim (the first piece the side takes) and the target
@@ -1163,8 +1321,10 @@ def _winning_captures(board: Board) -> frozenset[_Capture]:
     found = set()
     for origin, target, code in candidates:
         move = Move(origin, target)
-        if squares[origin] & 7 == code & 7:
-            continue  # an offer to exchange, not a gain
+        if squares[origin] & 7 == code & 7 and prober._recapturable(move):
+            # An offer to exchange, not a gain; but a capture of a piece of the same type that
+            # cannot be taken back wins it (P4: a rook taking an undefended rook).
+            continue
         if prober.wins(move):
             found.add((origin, target, code))
     result = _MEMO.winning[key] = frozenset(found)

@@ -1,0 +1,114 @@
+"""``xqadj match`` on the command line: arguments in, exit status out.
+
+Here :func:`main` checks the arguments, plays the match and prints its statistics and summary,
+writes ``--results`` and ``--html``, and turns how the match ended into the exit status.
+
+Layer: integrations.  Inside :mod:`xqadj.integrations.match` it imports only the modules
+below it (the top but for the package itself).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import signal
+import sys
+import threading
+
+from xqadj.integrations.arguments import picture_coordinates
+from xqadj.integrations.match.director import Match
+from xqadj.integrations.match.options import check_arguments, configure
+from xqadj.integrations.match.outputs import (
+    results_document,
+    summary_line,
+    write_html,
+    write_results,
+)
+from xqadj.integrations.match.record import MatchError
+
+__all__ = ["main"]
+
+
+class _Terminated(KeyboardInterrupt):
+    """SIGTERM, handled as Ctrl-C is."""
+
+    signum = signal.SIGTERM
+
+
+def _on_sigterm(signum: int, frame: object) -> None:
+    raise _Terminated()
+
+
+def main(args: argparse.Namespace) -> int:
+    problem = check_arguments(args)
+    if problem:
+        print(f"xqadj match: {problem}", file=sys.stderr)
+        return 2
+    try:
+        config, notes = configure(args)
+    except ValueError as error:
+        print(f"xqadj match: {error}", file=sys.stderr)
+        return 2
+    except OSError as error:
+        print(f"xqadj match: {args._option} {error.filename}: {error.strerror}", file=sys.stderr)
+        return 2
+    for note in notes:
+        print(f"xqadj match: {note}", flush=True)
+    previous = None
+    if threading.current_thread() is threading.main_thread():
+        previous = signal.signal(signal.SIGTERM, _on_sigterm)
+    try:
+        match = Match(config)
+        result = match.run()
+    except MatchError as error:
+        print(f"xqadj match: {error}", file=sys.stderr)
+        return 1
+    except OSError as error:  # the PGN file could not be opened after all
+        print(f"xqadj match: {error}", file=sys.stderr)
+        return 1
+    finally:
+        if previous is not None:
+            signal.signal(signal.SIGTERM, previous)
+    played = match.tally.played
+    summary = summary_line(match.tally, result, config.pgn)
+    if config.results is not None:
+        try:
+            document = results_document(
+                config, match.players, len(match.schedule), match.tally, result
+            )
+            write_results(config.results, document)
+        except OSError as error:
+            print(f"xqadj match: --results {config.results}: {error.strerror}", file=sys.stderr)
+    try:
+        for line in match.statistics(final=True):
+            print(line, flush=True)
+        print(summary, flush=True)
+    except BrokenPipeError:
+        result.stopped = "output closed"
+    if args.html:
+        try:
+            from xqadj.integrations.report import Drawing
+
+            drawing = Drawing(args.letters, args.flip, picture_coordinates(args))
+            write_html(
+                args.html, result.records, [summary], match.tally.view(), drawing, args.rules
+            )
+        except OSError as error:
+            print(f"xqadj match: cannot write the report: {error}", file=sys.stderr)
+            return 2
+    if result.stopped == "output closed":
+        # Nothing more can go to stdout; keep the interpreter from complaining at exit.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        print(
+            f"xqadj match: output closed; stopped after {played} games ({summary})",
+            file=sys.stderr,
+        )
+        return 141
+    if result.stopped == "interrupted":
+        print(
+            f"xqadj match: interrupted; {played} finished games kept",
+            file=sys.stderr,
+        )
+        return 128 + int(result.signal)
+    return 0
