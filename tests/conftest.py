@@ -5,6 +5,9 @@ it themselves (Debian's ``fairy-stockfish`` package) when it is missing and they
 under CI a missing engine is a failure, never a silent skip.
 
 Hypothesis runs without its per-example deadline (the ``xqadj`` profile below).
+
+The tests that start real programs (the fixtures of :data:`REAL_PROGRAMS`) are marked ``slow``,
+as the long runs are: ``pytest -m "not slow"`` runs the quick part alone.
 """
 
 from __future__ import annotations
@@ -46,3 +49,42 @@ def fairy_stockfish() -> str:
 @pytest.fixture(scope="session")
 def repo_root() -> Path:
     return Path(__file__).resolve().parents[1]
+
+
+#: Fixtures that start real programs (Debian packages): their tests are ``slow`` too, so that
+#: ``pytest -m "not slow"`` is the quick part of the suite (the README says so).
+REAL_PROGRAMS = frozenset({"fairy_stockfish", "chromium", "tools", "xvfb"})
+
+
+#: Modules whose every test is a long run (processes, clusters, fuzzing, a million plies), and
+#: single tests that take tens of seconds on 2 cores: ``slow`` as well.
+SLOW_MODULES = frozenset(
+    {
+        "test_protocol_fuzz",
+        "test_protocol_soak",
+        "test_pyffish_diff",
+        "test_replay_cluster",
+        "test_tourney_match",
+        "test_xboard",
+        "test_report_browser",
+    }
+)
+SLOW_TESTS = frozenset(
+    {
+        "test_property_matches_pyffish",
+        "test_perft_start_depth_4",
+        "test_wxf_matches_fairy_stockfish",
+        "test_lines_in_any_order_end_as_the_last_line_alone",
+        "test_a_killed_worker_loses_no_game",
+    }
+)
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    for item in items:
+        if (
+            REAL_PROGRAMS.intersection(getattr(item, "fixturenames", ()))
+            or item.path.stem in SLOW_MODULES
+            or getattr(item, "originalname", None) in SLOW_TESTS
+        ):
+            item.add_marker(pytest.mark.slow)

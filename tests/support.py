@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import fcntl
 import os
 import shutil
 import subprocess
-from typing import NoReturn
+import tempfile
+from pathlib import Path
+from typing import Any, NoReturn
 
 import pytest
 
@@ -19,6 +22,11 @@ def skip_or_fail(message: str) -> NoReturn:
     pytest.skip(message)
 
 
+#: Held while apt-get runs: the test processes of a parallel run (pytest-xdist) install one at
+#: a time, since two apt-get at once fail on dpkg's lock.
+APT_LOCK = Path(tempfile.gettempdir()) / "xqadj-tests-apt.lock"
+
+
 def apt_install(*packages: str) -> str:
     """Install Debian packages as root (updating the package lists when an install fails, as on a
     fresh machine); returns what happened, for the message of a test that still lacks them."""
@@ -26,11 +34,27 @@ def apt_install(*packages: str) -> str:
         return "not root or no apt-get, so they could not be installed"
     env = dict(os.environ, DEBIAN_FRONTEND="noninteractive")
     command = ["apt-get", "install", "-y", "-q", "--no-install-recommends", *packages]
-    done = subprocess.run(command, capture_output=True, text=True, env=env, timeout=900)
-    if done.returncode != 0:
-        subprocess.run(["apt-get", "update", "-q"], capture_output=True, env=env, timeout=900)
+    with APT_LOCK.open("a") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file is closed
         done = subprocess.run(command, capture_output=True, text=True, env=env, timeout=900)
+        if done.returncode != 0:
+            subprocess.run(["apt-get", "update", "-q"], capture_output=True, env=env, timeout=900)
+            done = subprocess.run(command, capture_output=True, text=True, env=env, timeout=900)
     return f"apt-get install {' '.join(packages)} exited {done.returncode}: {done.stderr[-500:]}"
+
+
+#: The ``start`` of the chunk that :func:`rule_chunk_or_die` dies on (set by a test).
+POISONED_CHUNK_START: int | None = None
+
+
+def rule_chunk_or_die(chunk: Any, options: Any) -> Any:
+    """A ``replay --jobs`` worker's task that kills its own process on one chunk, every time
+    (a game that exhausts memory), and rules the others."""
+    from xqadj.integrations.replay import rule_chunk
+
+    if chunk.start == POISONED_CHUNK_START:
+        os._exit(9)
+    return rule_chunk(chunk, options)
 
 
 def sq(name: str) -> int:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -180,3 +181,140 @@ def test_replay_into_head_exits_as_a_closed_pipe_not_as_skipped_games() -> None:
     status = process.wait(timeout=TIMEOUT)
     assert stderr == ""
     assert status == 141
+
+
+# -- issue 22: the messages of `xqadj show` and of mistyped options ---------------------------
+
+D022_FEN = "1r2kab2/4a4/4b4/p1p1p3p/5R3/2P2N3/PC2P3P/4Cr3/1R3c3/2B1KA3 w"
+
+
+def _xqadj(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "xqadj", *args],
+        capture_output=True,
+        text=True,
+        encoding="utf-8",
+        cwd=str(ROOT),
+        timeout=TIMEOUT,
+    )
+
+
+def test_show_without_arguments_asks_for_the_position_only() -> None:
+    """Before: 'the following arguments are required: FEN|startpos, moves MOVE' (the moves are
+    optional)."""
+    done = _xqadj("show")
+    assert done.returncode == 2 and not done.stdout
+    assert done.stderr.startswith("usage: xqadj show ")
+    last = done.stderr.strip().splitlines()[-1]
+    assert last == "xqadj show: error: give the position to draw: a FEN in quotes, or startpos"
+
+
+@pytest.mark.parametrize(
+    ("args", "command"),
+    [(["show", "startpos", "--flipp"], "show"), (["replay", "--jsn", "x.pgn"], "replay")],
+)
+def test_a_mistyped_option_gets_the_subcommands_usage(args: list[str], command: str) -> None:
+    """Before: the top-level usage ('usage: xqadj [-h] [--version] COMMAND ...')."""
+    done = _xqadj(*args)
+    assert done.returncode == 2 and not done.stdout
+    assert done.stderr.startswith(f"usage: xqadj {command} ")
+    assert done.stderr.strip().splitlines()[-1] == (
+        f"xqadj {command}: error: unrecognized arguments: {args[-1 if command == 'show' else 1]}"
+    )
+
+
+def test_show_takes_wxf_and_chinese_moves_as_replay_does() -> None:
+    """Before: 'not an ICCS move: 'C8-1''."""
+    iccs = _xqadj("show", D022_FEN, "moves", *"b3b2 f2f3 b2b3 f3f2 b3b2 f2f3 b2b3 f3f2".split())
+    assert iccs.returncode == 0, iccs.stderr
+    wxf = _xqadj("show", D022_FEN, "moves", *"C8-1 R6-1 C8+1 R6+1 C8-1 R6-1 C8+1 R6+1".split())
+    assert wxf.returncode == 0, wxf.stderr
+    assert wxf.stdout == iccs.stdout and "perpetual" in iccs.stdout.lower()
+    chinese = _xqadj("show", "startpos", "moves", "炮二平五", "马８进７")
+    assert chinese.returncode == 0, chinese.stderr
+    assert chinese.stdout == _xqadj("show", "startpos", "moves", "h2e2", "h9g7").stdout
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        [*D022_FEN.split(), "moves", "b3b2"],  # the shell split the FEN into words
+        ["fen", D022_FEN.split()[0]],
+    ],
+)
+def test_show_hints_at_quoting_a_fen(args: list[str]) -> None:
+    done = _xqadj("show", *args)
+    assert done.returncode == 2 and not done.stdout
+    assert len(done.stderr.strip().splitlines()) == 1
+    assert done.stderr.startswith("xqadj show: ")
+    assert 'quote the FEN: xqadj show "<FEN> w" moves ...' in done.stderr
+
+
+# -- issue 22: the proxy's output to a GUI that reads slowly, and very long engine lines ----
+
+#: A UCI engine that answers `go` with `INFO` bytes of `info string` lines, then a line of
+#: `LONG` bytes (if not 0), then `bestmove h2e2`; it quits at `quit`.
+_TALKATIVE_ENGINE = r"""
+import sys
+INFO, LONG = int(sys.argv[1]), int(sys.argv[2])
+for line in sys.stdin:
+    command = line.split()[:1]
+    if command == ["uci"]:
+        print("id name talkative\nuciok", flush=True)
+    elif command == ["isready"]:
+        print("readyok", flush=True)
+    elif command == ["go"]:
+        chunk = "info string " + "x" * 1000 + "\n"
+        sys.stdout.write(chunk * (INFO // len(chunk)))
+        if LONG:
+            sys.stdout.write("info string " + "y" * LONG + "\n")
+        sys.stdout.write("bestmove h2e2\n")
+        sys.stdout.flush()
+    elif command == ["quit"]:
+        break
+"""
+
+
+def _proxy_talkative(info: int, long: int, read_after: float) -> tuple[int, bytes]:
+    """A piped `uci … go … quit` through the proxy, the proxy's output read only after
+    `read_after` seconds, as a slow GUI reads it."""
+    process = subprocess.Popen(
+        [sys.executable, "-m", "xqadj", "proxy", "--",
+         sys.executable, "-c", _TALKATIVE_ENGINE, str(info), str(long)],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        cwd=str(ROOT),
+    )  # fmt: skip
+    assert process.stdin is not None and process.stdout is not None
+    try:
+        process.stdin.write(b"uci\nisready\nposition startpos\ngo\nquit\n")
+        process.stdin.close()
+        time.sleep(read_after)  # the GUI is busy: the proxy's pipe to it fills up
+        output = process.stdout.read()
+        status = process.wait(timeout=TIMEOUT)
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+    return status, output
+
+
+def test_after_quit_a_slow_gui_gets_all_the_engine_said() -> None:
+    """Before: the output beyond one pipe buffer was dropped, `bestmove` with it (1 run of 6 by
+    hand; here always, as the GUI reads only after a second)."""
+    status, output = _proxy_talkative(info=400_000, long=0, read_after=1.0)
+    lines = output.decode().splitlines()
+    assert status == 0
+    assert lines[-1] == "bestmove h2e2"
+    assert sum(line.startswith("info string x") for line in lines) == 400_000 // 1013
+
+
+def test_an_engine_line_over_a_mebibyte_reaches_the_gui_as_one_line() -> None:
+    """Before: a 2.5 MiB `info` line reached the GUI as three lines."""
+    long = 5 * (1 << 19)
+    status, output = _proxy_talkative(info=0, long=long, read_after=0.0)
+    lines = output.decode().splitlines()
+    assert status == 0
+    assert lines[-2] == "info string " + "y" * long
+    assert lines[-1] == "bestmove h2e2"

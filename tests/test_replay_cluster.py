@@ -6,6 +6,7 @@ Dask."""
 from __future__ import annotations
 
 import csv
+import json
 import os
 import signal
 import subprocess
@@ -185,3 +186,70 @@ def test_ctrl_c_stops_quietly_and_leaves_no_process(tmp_path: Path, options: lis
             break
         subprocess.run(["sleep", "0.1"])
     assert not _group_alive(process.pid), "a worker process was left running"
+
+
+#: Runs a command as a child subreaper (so that the processes it orphans are reparented here,
+#: not to PID 1), reads two lines of its output and closes it as `| head -2` does, waits for it,
+#: and prints what was reparented: each orphan's pid, state and command line.
+_SUBREAPER = r"""
+import ctypes, json, os, subprocess, sys, time
+if ctypes.CDLL(None, use_errno=True).prctl(36, 1, 0, 0, 0) != 0:  # PR_SET_CHILD_SUBREAPER
+    sys.exit(3)
+process = subprocess.Popen(sys.argv[1:], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+process.stdout.readline(), process.stdout.readline()
+process.stdout.close()
+stderr = process.stderr.read().decode()
+status = process.wait()
+
+def orphans():
+    found = []
+    for task in os.listdir("/proc/self/task"):
+        with open(f"/proc/self/task/{task}/children") as handle:
+            for pid in handle.read().split():
+                try:
+                    with open(f"/proc/{pid}/stat") as stat:
+                        state = stat.read().rsplit(")", 1)[1].split()[0]
+                    with open(f"/proc/{pid}/cmdline", "rb") as cmdline:
+                        command = cmdline.read().replace(b"\0", b" ").decode()
+                except OSError:
+                    continue
+                found.append([int(pid), state, command])
+    return found
+
+deadline = time.monotonic() + 20
+while any(state != "Z" for _, state, _ in orphans()) and time.monotonic() < deadline:
+    time.sleep(0.1)
+left = orphans()
+for pid, _, _ in left:
+    try:
+        os.kill(pid, 9)
+        os.waitpid(pid, 0)
+    except OSError:
+        pass
+print(json.dumps({"status": status, "stderr": stderr, "orphans": left}))
+"""
+
+
+def test_cluster_local_piped_to_head_leaves_no_process_and_prints_no_traceback() -> None:
+    """Before: every `replay --cluster local:N` run left a defunct `python3` (multiprocessing's
+    resource tracker) reparented to PID 1, and `| head` printed a Dask worker's heartbeat
+    traceback in 2 of 10 runs (so this runs it three times)."""
+    if LocalCluster is None:
+        skip_or_fail("dask[distributed] is not installed")
+    files = [str(p) for p in game_files()]
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    command = [sys.executable, "-m", "xqadj", "replay", "--cluster", "local:2", *files]
+    for _ in range(3):
+        done = subprocess.run(
+            [sys.executable, "-c", _SUBREAPER, *command],
+            capture_output=True,
+            text=True,
+            env=env,
+            cwd=REPO,
+            timeout=300,
+        )
+        assert done.returncode == 0, done.stderr
+        report = json.loads(done.stdout)
+        assert report["orphans"] == []
+        assert report["status"] == 141
+        assert report["stderr"] == ""

@@ -15,9 +15,13 @@ import time
 from pathlib import Path
 from typing import Any
 
+import pytest
+from support import skip_or_fail
 from test_replay import DATA, REPO, game_files, games_of, records, run
 
-from xqadj.integrations.gamefiles import read_games
+from xqadj.integrations.gamefiles import Chunk, read_games
+
+EXAMPLES = REPO / "examples"
 
 
 def _master_text() -> str:
@@ -149,8 +153,10 @@ def _children(pid: int) -> list[int]:
     return found
 
 
-def test_a_killed_worker_is_reported_with_the_games_it_lost(tmp_path: Path) -> None:
-    """Before: a traceback (BrokenProcessPool) and the games after it were lost."""
+def test_a_killed_worker_loses_no_game(tmp_path: Path) -> None:
+    """First a traceback (BrokenProcessPool) and the games after it were lost; then every chunk
+    in flight was reported lost, also the healthy worker's (issue 22: about 1,500 games).  Now
+    the chunks in flight are ruled again, each in a process of its own."""
     big = tmp_path / "big.pgn"
     big.write_text(_master_text() * 2, encoding="utf-8")
     env = {**os.environ, "PYTHONUTF8": "1", "PYTHONPATH": str(REPO)}
@@ -172,20 +178,18 @@ def test_a_killed_worker_is_reported_with_the_games_it_lost(tmp_path: Path) -> N
         assert workers, "no worker process found"
         os.kill(workers[0], signal.SIGKILL)
         stdout = first + process.stdout.read()
-        assert process.wait(timeout=300) == 1
+        assert process.wait(timeout=300) == 0
         drain.join(timeout=60)
         stderr = errors[0]
-    assert "Traceback" not in stderr
-    assert "worker process died" in stderr
+    assert stderr == ""
     objects = records(stdout)
     games = games_of(objects)
-    # No game is lost silently: every game of the file is there, in order, ruled or reported.
     assert [g["index"] for g in games] == list(range(1, 5033))
-    lost = [g for g in games if g["type"] == "error"]
-    assert lost and all(g["error"] == "WorkerDied" for g in lost)
-    assert objects[-1]["skipped"] == len(lost) and objects[-1]["games"] == 5032
-    for game in lost:
-        assert f"{big}#{game['index']} " in stderr
+    assert all(g["type"] == "game" for g in games)
+    # The file is the master games twice: each game is ruled as its copy is.
+    first, second = games[:2516], games[2516:]
+    assert [g["ruling"] for g in first] == [g["ruling"] for g in second]
+    assert objects[-1]["ruled"] == 2 * sum(g["ruling"] is not None for g in first)
 
 
 def test_reading_the_library_way_reports_the_same_problems(tmp_path: Path) -> None:
@@ -208,3 +212,140 @@ def test_jobs_workers_leave_ctrl_c_to_the_parent() -> None:
     finally:
         pool.pool.shutdown(wait=True)
     assert handlers == {signal.SIG_IGN}
+
+
+# -- issue 22: line ends, Big5, missing folders, the files extra ------------------------------
+
+
+def test_cr_only_line_endings_are_read_game_by_game(tmp_path: Path) -> None:
+    """Before: a PGN with old Mac OS line ends (CR alone) was one malformed game."""
+    sample = EXAMPLES / "games" / "hu-ronghua-64.pgn"
+    expected = _outcomes_without_place(records(run("--json", sample).stdout))
+    text = sample.read_text(encoding="utf-8")
+    old_mac = tmp_path / "old-mac.pgn"
+    old_mac.write_bytes(text.replace("\n", "\r").encode("utf-8"))
+    for args in (["--jobs", "1"], ["--jobs", "2", "--chunk-size", "4096"]):
+        result = run("--json", *args, old_mac)
+        assert result.returncode == 0, result.stderr
+        assert _outcomes_without_place(records(result.stdout)) == expected, args
+    assert len(expected) == 64
+    # Each game starts at its line: line numbers count CR line ends.
+    lines = records(run("--json", "--jobs", "2", "--chunk-size", "4096", old_mac).stdout)
+    starts = [i + 1 for i, line in enumerate(text.split("\n")) if line.startswith("[Event")]
+    assert [g["line"] for g in games_of(lines)] == starts
+
+
+def _big5_text() -> str:
+    text = (DATA / "chinese.pgn").read_text(encoding="utf-8")
+    # Big5 has the traditional forms only.
+    return text.translate(str.maketrans("马车进帅将后", "馬車進帥將後"))
+
+
+def test_big5_files_are_detected_or_named_with_encoding(tmp_path: Path) -> None:
+    """Before: a Big5 file was read as GB18030, its moves garbled and every game skipped."""
+    expected = _chinese_games(DATA / "chinese.pgn")
+    path = tmp_path / "big5.pgn"
+    path.write_bytes(_big5_text().replace("HU RongHua", "胡榮華").encode("big5"))
+    for args in ([], ["--encoding", "big5"]):
+        result = run("--json", *args, path)
+        assert result.returncode == 0, result.stderr
+        games = _outcomes_without_place(records(result.stdout))
+        assert [g["ruling"] for g in games] == [g["ruling"] for g in expected], args
+        assert games[0]["red"] == "胡榮華" and games[0]["notation"] == "chinese"
+    # Named wrongly, the lines that do not decode are each game's error, saying which encoding.
+    result = run("--json", "--encoding", "utf-8", path)
+    assert result.returncode == 1
+    assert "is not UTF-8 text" in games_of(records(result.stdout))[0]["message"]
+    # A GB18030 file is still read as GB18030.
+    gb = tmp_path / "gb.pgn"
+    gb.write_bytes((DATA / "chinese.pgn").read_text(encoding="utf-8").encode("gb18030"))
+    assert _chinese_games(gb) == expected
+
+
+def test_a_missing_or_empty_folder_is_named_as_such(tmp_path: Path) -> None:
+    """Before: 'unknown format (extension ''); use --format' for a folder that is not there."""
+    result = run(tmp_path / "no-such-games")
+    assert result.returncode == 1
+    assert f"{tmp_path / 'no-such-games'}: no such folder (file skipped)" in result.stderr
+    result = run(tmp_path / "missing.pgn")
+    assert f"{tmp_path / 'missing.pgn'}: cannot read: no such file (file skipped)" in result.stderr
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    (empty / "notes.md").write_text("no games here\n", encoding="utf-8")
+    result = run(empty)
+    assert result.returncode == 1
+    assert f"no game files in {empty} " in result.stderr
+    assert "Traceback" not in result.stderr
+
+
+def test_without_cchess_the_hint_is_the_readmes_install_command() -> None:
+    """Before: the hint said 'pip install cchess', the README 'pip install -e .[files]'."""
+    code = (
+        "import sys; sys.modules['cchess'] = None\n"
+        "from xqadj.cli import main\n"
+        f"sys.exit(main(['replay', {str(DATA / 'wxf-d022.xqf')!r}]))\n"
+    )
+    env = {**os.environ, "PYTHONUTF8": "1", "PYTHONPATH": str(REPO)}
+    result = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=120
+    )
+    assert result.returncode == 1
+    assert "needs the files extra (cchess): pip install -e '.[files]'" in result.stderr
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    assert "pip install -e '.[files]'" in readme
+
+
+@pytest.mark.parametrize(
+    ("args", "where"),
+    [
+        (["--json"], "the output (stdout)"),
+        ([], "the output (stdout)"),
+        (["--csv", "/dev/full"], "--csv /dev/full"),
+    ],
+)
+def test_a_full_disk_is_one_error_line_naming_the_file(args: list[str], where: str) -> None:
+    """Before: a Python traceback (OSError: [Errno 28] No space left on device)."""
+    if not Path("/dev/full").exists():
+        skip_or_fail("/dev/full is needed to simulate a full disk")
+    env = {**os.environ, "PYTHONUTF8": "1", "PYTHONPATH": str(REPO)}
+    command = [sys.executable, "-m", "xqadj", "replay", *args, str(EXAMPLES / "games")]
+    full_stdout = "--csv" not in args
+    with open("/dev/full" if full_stdout else os.devnull, "w") as out:
+        result = subprocess.run(
+            command, stdout=out, stderr=subprocess.PIPE, text=True, env=env, timeout=120
+        )
+    assert result.returncode == 2
+    assert result.stderr.splitlines() == [
+        f"xqadj replay: cannot write {where}: No space left on device"
+    ]
+
+
+def test_a_chunk_that_kills_every_worker_loses_only_its_own_games() -> None:
+    """A chunk whose worker dies each time it is ruled (a game that exhausts memory) is
+    reported game by game as ``WorkerDied``; every other chunk in flight with it is ruled."""
+    import support
+
+    from xqadj.integrations.gamefiles import plan_chunks
+    from xqadj.integrations.replay import Options, _LocalPool, _plan, _rule_in_order
+
+    sample = str(EXAMPLES / "games" / "hu-ronghua-64.pgn")
+    chunks = list(plan_chunks(sample, sample, "pgn", 4096))
+    assert len(chunks) > 4
+    support.POISONED_CHUNK_START = chunks[2].start
+    pool = _LocalPool(2, support.rule_chunk_or_die)
+    try:
+        steps = list(_rule_in_order(_plan([sample], None, 4096), Options(), pool))
+    finally:
+        pool.close()
+        support.POISONED_CHUNK_START = None
+    serial = list(_rule_in_order(_plan([sample], None, 4096), Options(), None))
+    assert len(steps) == len(serial) == len(chunks)
+    for (step, outcomes), (_, expected) in zip(steps, serial, strict=True):
+        expected = list(expected)
+        assert isinstance(step.item, Chunk)
+        if step.item.start == chunks[2].start:
+            assert [o.index for o in outcomes] == [o.index for o in expected]
+            assert {o.error.kind for o in outcomes if o.error} == {"WorkerDied"}
+            assert all(o.error is not None for o in outcomes)
+        else:
+            assert list(outcomes) == expected

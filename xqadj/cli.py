@@ -122,6 +122,8 @@ def build_parser() -> argparse.ArgumentParser:
     )
     show_module.add_arguments(show)
     show.set_defaults(func=show_module.main)
+    for command in (serve, demo, match, proxy, replay, show):
+        command.set_defaults(command_parser=command)
     return parser
 
 
@@ -130,7 +132,11 @@ def main(argv: list[str] | None = None) -> int:
         # The protocol server, as GUIs start it: skip loading the subcommands (start-up time).
         return _serve(argparse.Namespace())
     parser = build_parser()
-    args = parser.parse_args(argv)
+    args, unknown = parser.parse_known_args(argv)
+    if unknown:
+        # A mistyped option after a subcommand: that subcommand's usage, not the top level's.
+        command_parser: argparse.ArgumentParser = getattr(args, "command_parser", parser)
+        command_parser.error(f"unrecognized arguments: {' '.join(unknown)}")
     try:
         status = int(args.func(args))
         sys.stdout.flush()  # here, where a reader that went away can still be caught

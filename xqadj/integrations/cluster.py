@@ -121,7 +121,10 @@ def dask_client(address: str, threads_per_worker: int = 1) -> Iterator[Any]:
                     threads_per_worker=threads_per_worker,
                     processes=True,
                     dashboard_address=":0",  # a free port: never "port 8787 in use" warnings
-                    silence_logs=logging.ERROR,
+                    # A worker whose heartbeat races the scheduler's shutdown logs an ERROR with
+                    # a traceback (`replay --cluster local:2 | head`); the callers report every
+                    # task that fails by themselves.
+                    silence_logs=logging.CRITICAL,
                 )
             finally:
                 signal.signal(signal.SIGINT, previous)
@@ -138,6 +141,7 @@ def dask_client(address: str, threads_per_worker: int = 1) -> Iterator[Any]:
         client.close()  # type: ignore[no-untyped-call]
         if cluster is not None:
             cluster.close()
+            _stop_resource_tracker()
 
 
 @contextlib.contextmanager
@@ -148,3 +152,16 @@ def cluster_executor(address: str, task: Callable[[Chunk, Any], Any]) -> Iterato
     :class:`ClusterError` when Dask is not installed or the scheduler cannot be reached."""
     with dask_client(address) as client:
         yield DaskExecutor(client, task)
+
+
+def _stop_resource_tracker() -> None:
+    """Stop and reap the resource tracker process that the LocalCluster's spawned workers
+    started.  Left to itself, it outlives this process, is reparented, and stays a defunct
+    process where PID 1 reaps no orphans (a container).  It is started again if needed."""
+    from multiprocessing import resource_tracker
+
+    tracker = getattr(resource_tracker, "_resource_tracker", None)
+    stop = getattr(tracker, "_stop", None)
+    if stop is not None:
+        with contextlib.suppress(OSError, ChildProcessError):
+            stop()

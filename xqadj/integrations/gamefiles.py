@@ -12,7 +12,11 @@ worker) with the same result, game for game, as reading the whole file.
 Without one, a file whose first 64 KiB hold NUL bytes in the pattern of ASCII text in UTF-16 is
 read as UTF-16 (LE or BE); other NUL bytes mean a binary file, refused as ``not a text file``.
 Otherwise each line is decoded as UTF-8, else as GB18030 (which covers GBK and GB2312, the usual
-encodings of Chinese PGN); a line that is neither is an error for the game it belongs to.
+encodings of Chinese PGN), or else as Big5 when the file's first 64 KiB, not UTF-8, read as more
+Chinese move text (进/進 退 平 车/車 ...) in Big5 than in GB18030; a line that is none of them is
+an error for the game it belongs to.  ``encoding`` (``--encoding``) names the encoding instead,
+for every line of a file without a byte-order mark.  Lines end in LF, CRLF, or CR alone (old
+Mac OS files: no LF in the first 64 KiB, and a CR).
 
 **Game boundaries in PGN.**  A *tag line* is a line whose first non-blank character is ``[``
 followed by a tag name and an opening quote (``[Event "``).  A tag line that follows a line of
@@ -33,7 +37,7 @@ import os
 import re
 import sys
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, BinaryIO
 
@@ -115,33 +119,75 @@ def detect_format(path: str | Path) -> str | None:
 
 @dataclass(frozen=True)
 class TextEncoding:
-    """How a text file is decoded: ``codec`` (``"utf-8"`` means UTF-8, else GB18030, line by
-    line), the length of its byte-order mark and its code unit in bytes."""
+    """How a text file is decoded: each line as ``codec``, else as ``fallback`` (by default
+    UTF-8, else GB18030, line by line), the length of its byte-order mark, its code unit in
+    bytes, and whether its lines end in CR alone (old Mac OS files)."""
 
     codec: str = "utf-8"
     bom: int = 0
     unit: int = 1
+    fallback: str | None = "gb18030"
+    cr: bool = False
 
     @property
     def newline(self) -> bytes:
-        return b"\n" if self.unit == 1 else "\n".encode(self.codec)
+        end = "\r" if self.cr else "\n"
+        return end.encode("ascii") if self.unit == 1 else end.encode(self.codec)
 
     def decode(self, raw: bytes) -> str | None:
         """One line's text without its line end, or ``None`` if it cannot be decoded."""
-        if self.unit == 1:
+        try:
+            text = raw.decode(self.codec)
+        except UnicodeDecodeError:
+            if self.fallback is None:
+                return None
             try:
-                text = raw.decode("utf-8")
-            except UnicodeDecodeError:
-                try:
-                    text = raw.decode("gb18030")
-                except UnicodeDecodeError:
-                    return None
-        else:
-            try:
-                text = raw.decode(self.codec)
+                text = raw.decode(self.fallback)
             except UnicodeDecodeError:
                 return None
         return text.rstrip("\r\n")
+
+    def undecodable(self, lineno: int) -> str:
+        """The problem of a line that :meth:`decode` could not decode."""
+        names = [_CODEC_NAMES.get(self.codec, self.codec)]
+        if self.unit == 1 and self.fallback is not None:
+            names.append(_CODEC_NAMES.get(self.fallback, self.fallback))
+        if len(names) == 1:
+            return f"line {lineno} is not {names[0]} text"
+        return f"line {lineno} is neither {names[0]} nor {names[1]} text"
+
+
+_CODEC_NAMES = {"utf-8": "UTF-8", "gb18030": "GB18030", "big5hkscs": "Big5"}
+
+#: ``--encoding`` names: ``auto`` sniffs (see the module docstring); the others are read as
+#: that encoding only, line by line.
+ENCODINGS = {"auto": None, "utf-8": "utf-8", "gb18030": "gb18030", "big5": "big5hkscs"}
+
+#: Characters of Chinese move text, in both scripts: which of GB18030 and Big5 reads more of
+#: them from a file's first bytes is the file's encoding.
+_MOVE_CHARACTERS = frozenset("进進退平车車马馬炮砲将將帅帥士仕象相兵卒一二三四五六七八九前后後")
+
+
+def _chinese_codec(head: bytes) -> str:
+    """``"gb18030"``, or ``"big5hkscs"`` when the bytes read as more Chinese move text in Big5
+    than in GB18030 (GB18030 decodes Big5 bytes too, as other characters)."""
+
+    def score(codec: str) -> int:
+        text = head.decode(codec, errors="replace")
+        return sum(character in _MOVE_CHARACTERS for character in text) - text.count("\ufffd")
+
+    return "big5hkscs" if score("big5hkscs") > max(0, score("gb18030")) else "gb18030"
+
+
+def _line_ends(head: bytes, encoding: TextEncoding) -> TextEncoding:
+    """``encoding`` with ``cr`` set when ``head`` has CR line ends and no LF at all."""
+    codec = "ascii" if encoding.unit == 1 else encoding.codec
+    lf, cr = "\n".encode(codec), "\r".encode(codec)
+    body = head[encoding.bom :]
+    body = body[: len(body) // encoding.unit * encoding.unit]
+    if lf not in body and cr in body:
+        return replace(encoding, cr=True)
+    return encoding
 
 
 _BOMS = (
@@ -154,13 +200,31 @@ _BOMS = (
 _SNIFF_BYTES = 1 << 16
 
 
-def sniff_encoding(head: bytes) -> TextEncoding:
-    """The encoding of a text file from its first bytes; :class:`GameFileError` for binary."""
+def sniff_encoding(head: bytes, encoding: str | None = None) -> TextEncoding:
+    """The encoding of a text file from its first bytes; :class:`GameFileError` for binary.
+    ``encoding`` (a value of :data:`ENCODINGS`) skips the guess for files without a
+    byte-order mark: each line is decoded as that encoding only."""
+    return _line_ends(head, _sniff_codec(head, encoding))
+
+
+def _sniff_codec(head: bytes, encoding: str | None) -> TextEncoding:
     for bom, codec, unit in _BOMS:
         if head.startswith(bom):
-            return TextEncoding(codec, len(bom), unit)
+            # A UTF-8 mark still allows GB18030 lines (files edited by hand); others do not.
+            fallback = "gb18030" if unit == 1 else None
+            return TextEncoding(codec, len(bom), unit, fallback)
+    if encoding is not None:
+        return TextEncoding(encoding, fallback=None)
     if b"\x00" not in head:
-        return TextEncoding()
+        if head.isascii():
+            return TextEncoding()
+        try:
+            head.decode("utf-8")
+            return TextEncoding()
+        except UnicodeDecodeError as error:
+            if error.start >= len(head) - 4:  # a character cut at the end of the sample
+                return TextEncoding()
+        return TextEncoding(fallback=_chinese_codec(head))
     pairs = len(head) // 2 or 1
     even, odd = head[0::2].count(0), head[1::2].count(0)
     # ASCII text in UTF-16 has a NUL in every other byte, CJK text a few anywhere; PGN is
@@ -172,7 +236,7 @@ def sniff_encoding(head: bytes) -> TextEncoding:
             except UnicodeDecodeError as error:
                 if error.start < len(head) - 4:  # not just a character cut at the end
                     continue
-            return TextEncoding(codec, 0, 2)
+            return TextEncoding(codec, 0, 2, None)
     raise GameFileError(
         "NotText",
         "not a text file (NUL bytes; not UTF-8, GB18030, or UTF-16/UTF-32 with a byte-order mark)",
@@ -185,17 +249,24 @@ def read_text(path: str | Path) -> str:
     the like; game files are read line by line with :func:`read_games`."""
     data = Path(path).read_bytes()
     encoding = sniff_encoding(data[:_SNIFF_BYTES])
-    if encoding.unit == 1:
-        try:
-            return data[encoding.bom :].decode("utf-8")
-        except UnicodeDecodeError:
-            return data[encoding.bom :].decode("gb18030", errors="replace")
-    return data[encoding.bom :].decode(encoding.codec, errors="replace")
+    try:
+        return data[encoding.bom :].decode(encoding.codec)
+    except UnicodeDecodeError:
+        codec = encoding.fallback or encoding.codec
+        return data[encoding.bom :].decode(codec, errors="replace")
+
+
+def no_game_files(folder: str | Path) -> GameFileError:
+    """The error for a folder that holds no file of a known game format."""
+    known = " ".join(EXTENSIONS)
+    return GameFileError(
+        "UnreadableFile", f"no game files in {folder} (none named {known}; or use --format)"
+    )
 
 
 def _open(path: str | Path) -> BinaryIO:
     if os.path.isdir(path):
-        raise GameFileError("UnreadableFile", "cannot read: a directory with no game files")
+        raise no_game_files(path)
     try:
         return open(path, "rb")  # noqa: SIM115 - closed by the callers
     except OSError as error:
@@ -209,7 +280,7 @@ def _raw_lines(
     end of the file); the bytes keep their line end."""
     handle.seek(start)
     position = start
-    if encoding.unit == 1:
+    if encoding.unit == 1 and not encoding.cr:
         readline = handle.readline
         while end is None or position < end:
             raw = readline()
@@ -246,7 +317,7 @@ def _raw_lines(
 
 def _count_lines(handle: BinaryIO, start: int, end: int, encoding: TextEncoding) -> int:
     """The number of line ends in ``[start, end)``."""
-    if encoding.unit != 1:
+    if encoding.unit != 1 or encoding.cr:
         # ``end`` is a line start, so every line that starts in the range ends in it.
         return sum(1 for _ in _raw_lines(handle, start, end, encoding))
     handle.seek(start)
@@ -307,8 +378,9 @@ def _unescape(value: str) -> str:
 class _PgnGames:
     """The PGN reader's state: fed one line at a time, gives each game as it ends."""
 
-    def __init__(self, name: str) -> None:
+    def __init__(self, name: str, encoding: TextEncoding = TextEncoding()) -> None:
         self.name = name
+        self.encoding = encoding
         self.index = 0
         self._reset()
 
@@ -382,7 +454,7 @@ class _PgnGames:
         if text is None:
             if self.start is None:
                 self.start = lineno
-            self._note(f"line {lineno} is neither UTF-8 nor GB18030 text")
+            self._note(self.encoding.undecodable(lineno))
             return
         line = text.strip()
         if self.comment_line is not None:
@@ -435,10 +507,15 @@ class _PgnGames:
             self.moves.append(token)
 
 
+def _split_lines(text: str) -> list[str]:
+    """The lines of a text whose lines end in LF, CRLF, or CR alone (old Mac OS files)."""
+    return text.split("\r" if "\n" not in text else "\n")
+
+
 def parse_pgn(text: str, name: str) -> Iterator[GameRecord]:
     """The games of a PGN text (see the module docstring for what is read)."""
     games = _PgnGames(name)
-    for lineno, line in enumerate(text.split("\n"), 1):
+    for lineno, line in enumerate(_split_lines(text), 1):
         yield from games.feed(lineno, line.rstrip("\r"))
     record = games.finish()
     if record is not None:
@@ -452,9 +529,12 @@ class _LineGames:
     """The ``FEN | moves`` reader, fed one line at a time; ``table`` for a ``.tsv`` file whose
     first line may name ``fen`` and ``moves`` columns."""
 
-    def __init__(self, name: str, table: bool = False) -> None:
+    def __init__(
+        self, name: str, table: bool = False, encoding: TextEncoding = TextEncoding()
+    ) -> None:
         self.name = name
         self.table = table
+        self.encoding = encoding
         self.columns: dict[str, int] | None = None
         self.index = 0
 
@@ -462,9 +542,7 @@ class _LineGames:
         name = self.name
         if raw is None:
             self.index += 1
-            yield GameRecord(
-                name, self.index, lineno, problem=f"line {lineno} is neither UTF-8 nor GB18030 text"
-            )
+            yield GameRecord(name, self.index, lineno, problem=self.encoding.undecodable(lineno))
             return
         if self.columns is None and self.table and self.index == 0 and "\t" in raw:
             if not raw.startswith("#"):
@@ -509,7 +587,7 @@ def parse_lines(text: str, name: str, table: bool = False) -> Iterator[GameRecor
     """The games of a ``<FEN> | <moves>`` text, or of a TSV table with ``fen`` and ``moves``
     columns when ``table`` is true and the first line is such a header."""
     games = _LineGames(name, table)
-    for lineno, line in enumerate(text.split("\n"), 1):
+    for lineno, line in enumerate(_split_lines(text), 1):
         yield from games.feed(lineno, line.rstrip("\r"))
 
 
@@ -548,9 +626,9 @@ def read_chunk(chunk: Chunk) -> Iterator[GameRecord]:
         return
     games: _PgnGames | _LineGames
     if chunk.fmt == "pgn":
-        games = _PgnGames(chunk.name)
+        games = _PgnGames(chunk.name, chunk.encoding)
     elif chunk.fmt == "lines":
-        games = _LineGames(chunk.name, chunk.table)
+        games = _LineGames(chunk.name, chunk.table, chunk.encoding)
     else:
         raise GameFileError("UnknownFormat", f"unknown format {chunk.fmt!r}")
     encoding = chunk.encoding
@@ -571,11 +649,12 @@ def read_chunk(chunk: Chunk) -> Iterator[GameRecord]:
             yield record
 
 
-def _whole_file(name: str, path: str, fmt: str) -> tuple[Chunk, int]:
-    """The one chunk of a whole file, and the file's size.  Raises :class:`GameFileError`."""
+def _whole_file(name: str, path: str, fmt: str, encoding: str | None = None) -> tuple[Chunk, int]:
+    """The one chunk of a whole file, and the file's size (``encoding``: see
+    :func:`sniff_encoding`).  Raises :class:`GameFileError`."""
     if fmt in BINARY_FORMATS:
         if os.path.isdir(path):
-            raise GameFileError("UnreadableFile", "cannot read: a directory with no game files")
+            raise no_game_files(path)
         return Chunk(name, path, fmt), 0
     with _open(path) as handle:
         try:
@@ -585,9 +664,9 @@ def _whole_file(name: str, path: str, fmt: str) -> tuple[Chunk, int]:
             raise GameFileError(
                 "UnreadableFile", f"cannot read: {error.strerror or error}"
             ) from None
-    encoding = sniff_encoding(head)
+    sniffed = sniff_encoding(head, encoding)
     table = Path(path).suffix.lower() == ".tsv"
-    return Chunk(name, path, fmt, encoding.bom, None, 1, encoding, table), size
+    return Chunk(name, path, fmt, sniffed.bom, None, 1, sniffed, table), size
 
 
 def _next_boundary(handle: BinaryIO, target: int, fmt: str, encoding: TextEncoding) -> int | None:
@@ -624,13 +703,15 @@ def _next_boundary(handle: BinaryIO, target: int, fmt: str, encoding: TextEncodi
 FIRST_CHUNK_BYTES = 16 * 1024
 
 
-def plan_chunks(name: str, path: str, fmt: str, chunk_bytes: int | None) -> Iterator[Chunk]:
+def plan_chunks(
+    name: str, path: str, fmt: str, chunk_bytes: int | None, encoding: str | None = None
+) -> Iterator[Chunk]:
     """The chunks of one file, cut at game boundaries: the first about 16 KiB long, each next
     one twice as long, up to about ``chunk_bytes`` (``None``: the whole file, one chunk).
     Planning reads only the lines around each cut, and counts line ends on the way, so that
-    every chunk knows its first line's number.  Raises :class:`GameFileError` before the first
-    chunk for a file that cannot be read."""
-    whole, size = _whole_file(name, path, fmt)
+    every chunk knows its first line's number (``encoding``: see :func:`sniff_encoding`).
+    Raises :class:`GameFileError` before the first chunk for a file that cannot be read."""
+    whole, size = _whole_file(name, path, fmt, encoding)
     if (
         chunk_bytes is None
         or whole.is_binary
@@ -639,23 +720,23 @@ def plan_chunks(name: str, path: str, fmt: str, chunk_bytes: int | None) -> Iter
     ):
         yield whole
         return
-    encoding = whole.encoding
+    text_encoding = whole.encoding
     length = min(chunk_bytes, FIRST_CHUNK_BYTES)
     with _open(path) as handle:
         start, first_line = whole.start, 1
         while True:
-            boundary = _next_boundary(handle, start + length, fmt, encoding)
+            boundary = _next_boundary(handle, start + length, fmt, text_encoding)
             if boundary is None or boundary >= size:
-                yield Chunk(name, path, fmt, start, None, first_line, encoding)
+                yield Chunk(name, path, fmt, start, None, first_line, text_encoding)
                 return
-            yield Chunk(name, path, fmt, start, boundary, first_line, encoding)
-            first_line += _count_lines(handle, start, boundary, encoding)
+            yield Chunk(name, path, fmt, start, boundary, first_line, text_encoding)
+            first_line += _count_lines(handle, start, boundary, text_encoding)
             start = boundary
             length = min(chunk_bytes, 2 * length)
 
 
 def read_games(
-    path: str | Path, fmt: str | None = None, name: str | None = None
+    path: str | Path, fmt: str | None = None, name: str | None = None, encoding: str | None = None
 ) -> Iterator[GameRecord]:
     """The games of one file, as records, one at a time (binary formats are loaded through
     cchess).  ``name`` is how the file is shown (default: ``str(path)``).  Raises
@@ -666,7 +747,7 @@ def read_games(
         raise GameFileError(
             "UnknownFormat", f"unknown format (extension {Path(path).suffix!r}); use --format"
         )
-    chunk, _ = _whole_file(name, str(path), fmt)
+    chunk, _ = _whole_file(name, str(path), fmt, encoding)
     yield from read_chunk(chunk)
 
 
@@ -681,7 +762,9 @@ def load_binary(path: str | Path, fmt: str, name: str | None = None) -> GameReco
         import cchess  # type: ignore[import-untyped]
     except ImportError:  # pragma: no cover - cchess is a test dependency
         raise GameFileError(
-            "MissingDependency", f"reading {fmt.upper()} files needs cchess: pip install cchess"
+            "MissingDependency",
+            f"reading {fmt.upper()} files needs the files extra (cchess): "
+            "pip install -e '.[files]'",
         ) from None
     readers: dict[str, Callable[[str], Any]] = {
         "xqf": cchess.read_from_xqf,

@@ -34,6 +34,7 @@ import argparse
 import contextlib
 import os
 import queue
+import select
 import signal
 import subprocess
 import sys
@@ -269,10 +270,11 @@ def _raise_stopped(signum: int, frame: FrameType | None) -> None:
     raise _Stopped(signum)
 
 
-def _lines(fd: int) -> Iterator[bytes]:
-    """The lines read from a file descriptor, without their LF (a line longer than the
-    protocol's limit is cut into pieces, so memory stays bounded); raw reads, no buffer lock,
-    so a reader thread left blocked at exit does no harm."""
+def _lines(fd: int) -> Iterator[tuple[bytes, bool]]:
+    """The lines read from a file descriptor, without their LF, each with ``True``; a line
+    longer than the protocol's limit comes in pieces, so memory stays bounded: each piece but
+    the last with ``False``.  Raw reads, no buffer lock, so a reader thread left blocked at exit
+    does no harm."""
     pending = b""
     while True:
         try:
@@ -281,23 +283,27 @@ def _lines(fd: int) -> Iterator[bytes]:
             chunk = b""
         if not chunk:
             if pending:
-                yield pending
+                yield pending, True
             return
         pending += chunk
         while True:
             end = pending.find(b"\n")
             if end < 0:
                 break
-            yield pending[:end]
+            yield pending[:end], True
             pending = pending[end + 1 :]
         while len(pending) > MAX_LINE_BYTES:
-            yield pending[:MAX_LINE_BYTES]
+            yield pending[:MAX_LINE_BYTES], False
             pending = pending[MAX_LINE_BYTES:]
 
 
+#: The kind of event for a piece of a line longer than the protocol's limit, not its last.
+PART = "-part"
+
+
 def _reader(fd: int, kind: str, events: queue.Queue[tuple[str, bytes | None]]) -> None:
-    for line in _lines(fd):
-        events.put((kind, line))
+    for line, whole in _lines(fd):
+        events.put((kind if whole else kind + PART, line))
     events.put((kind, None))
 
 
@@ -331,19 +337,40 @@ def _end_engine(engine: subprocess.Popen[bytes], grace: float) -> int | None:
 
 class _Gui:
     """The GUI's end of the proxy's stdout, written without a buffer; once the GUI stops
-    reading (EPIPE), stdout is pointed at /dev/null so that nothing complains at exit."""
+    reading (EPIPE), stdout is pointed at /dev/null so that nothing complains at exit.
+
+    ``until`` (a :func:`time.monotonic` time) bounds how long a write waits for a GUI that
+    reads slowly, once the descriptor is non-blocking (after ``quit``); past it the GUI is
+    taken as gone.  The engine's piece of a line over the protocol's limit is passed on as it
+    comes (``piece``), and the line it belongs to is ended by the next line written."""
 
     def __init__(self) -> None:
         self.fd = sys.stdout.fileno()
         self.gone = False
+        self.until: float | None = None
+        self.in_line = False  # a piece of a long engine line was written, not its end
 
     def write(self, lines: list[str]) -> None:
-        if self.gone or not lines:
+        if lines:
+            self._write(("\n".join(lines) + "\n").encode("utf-8"))
+
+    def piece(self, data: bytes) -> None:
+        self.in_line = True
+        self._write(data)
+
+    def _write(self, data: bytes) -> None:
+        if self.gone:
             return
-        data = ("\n".join(lines) + "\n").encode("utf-8")
         try:
             while data:
-                data = data[os.write(self.fd, data) :]
+                try:
+                    data = data[os.write(self.fd, data) :]
+                except BlockingIOError:  # a GUI that reads slowly, after its quit
+                    left = 0.0 if self.until is None else self.until - time.monotonic()
+                    if left <= 0:
+                        self.close()
+                        return
+                    select.select([], [self.fd], [], left)
         except BrokenPipeError:
             self.close()
 
@@ -429,7 +456,7 @@ def _serve(
             if exited:  # no more output after its exit: something outside its group holds it
                 return _engine_ended(engine, gui)
             continue
-        if kind == "gui":
+        if kind.startswith("gui"):  # (a piece of a GUI line over the limit is read as a line)
             if data is None:  # the GUI closed its end: let the engine go too
                 _send(engine, ["quit"])
                 _let_engine_quit(engine, proxy, events, gui)
@@ -444,8 +471,8 @@ def _serve(
             if line.split(None, 1)[:1] == ["quit"]:
                 _let_engine_quit(engine, proxy, events, gui)
                 return 0
-        elif kind == "engine" and data is not None:
-            gui.write(proxy.from_engine(data.decode("utf-8", errors="replace").rstrip("\r")))
+        elif kind.startswith("engine") and data is not None:
+            _from_engine(kind, data, proxy, gui)
         elif kind == "engine":  # its output ended: it exits (or is made to)
             return _engine_ended(engine, gui)
         else:
@@ -463,11 +490,15 @@ def _let_engine_quit(
 ) -> None:
     """The GUI ended the session: for up to ``QUIT_GRACE`` seconds, pass on (and follow) what
     the engine still writes, as it would reach the GUI without the proxy (a piped
-    ``go … quit`` has its answer, its ``bestmove`` its ruling), then end its group."""
+    ``go … quit`` has its answer, its ``bestmove`` its ruling), then end its group.
+
+    A GUI that reads slowly gets all of it, beyond one pipe buffer: the writes wait for it,
+    up to ``QUIT_GRACE`` seconds more; a GUI that quit and waits for us without reading is then
+    taken as gone, so that it never holds the proxy."""
     deadline = time.monotonic() + QUIT_GRACE
-    # A GUI that quit may wait for us without reading: never block on its full pipe.
     blocking = os.get_blocking(gui.fd)
     os.set_blocking(gui.fd, False)
+    gui.until = deadline + QUIT_GRACE
     try:
         while not gui.gone and (left := deadline - time.monotonic()) > 0:
             try:
@@ -476,16 +507,28 @@ def _let_engine_quit(
                 break
             if kind == "engine" and data is None:  # its output ended
                 break
-            if kind == "engine" and data is not None:
-                text = data.decode("utf-8", errors="replace").rstrip("\r")
-                gui.write(proxy.from_engine(text))
+            if kind.startswith("engine") and data is not None:
+                _from_engine(kind, data, proxy, gui)
             # The GUI's lines after its quit are not passed on.
-    except BlockingIOError:
-        pass  # the GUI reads no more
     finally:
+        gui.until = None
         with contextlib.suppress(OSError):
             os.set_blocking(gui.fd, blocking)
     _end_engine(engine, max(0.0, deadline - time.monotonic()))
+
+
+def _from_engine(kind: str, data: bytes, proxy: Proxy, gui: _Gui) -> None:
+    """Pass on, and follow, one line of the engine's output.  A line over the protocol's limit
+    reaches the GUI as one line, written piece by piece as it comes; it is not followed (no
+    command the proxy acts on is that long)."""
+    if kind.endswith(PART):
+        gui.piece(data)
+    elif gui.in_line:  # the last piece of a long line
+        gui.in_line = False
+        gui.piece(data + b"\n")
+        gui.in_line = False
+    else:
+        gui.write(proxy.from_engine(data.decode("utf-8", errors="replace").rstrip("\r")))
 
 
 def _engine_ended(engine: subprocess.Popen[bytes], gui: _Gui) -> int:

@@ -27,8 +27,9 @@ with ``--format`` every one (hidden files and directories excepted).
     after move text always starts the next game, also inside a comment or a variation that was
     never closed: the game with the unclosed ``{`` or ``(`` is reported, and the games after it
     are read.  A tag line that does not parse (``[FEN "...`` without its closing quote) is an
-    error for its game.  UTF-8 or GB18030 (GBK) text, or UTF-16/UTF-32 (see
-    :mod:`xqadj.integrations.gamefiles`).
+    error for its game.  UTF-8, GB18030 (GBK) or Big5 text, or UTF-16/UTF-32, with any line
+    ends (see :mod:`xqadj.integrations.gamefiles`); ``--encoding`` names the encoding instead
+    of guessing it.
 ``xqf``, ``cbr``, ``cbf`` (``.xqf``, ``.cbr``, ``.cbf``)
     One game per file, loaded with ``cchess`` (the optional dependency ``xqadj[files]``) and
     turned into a start FEN and the ICCS moves of its main line; variations are ignored.
@@ -53,8 +54,10 @@ with ``--format`` every one (hidden files and directories excepted).
 **Errors**: an unreadable, unknown or corrupt file, and a game that cannot be followed (bad
 FEN, malformed record, undecodable line, illegal move, a worker process that died), are
 reported on stderr with their place (file, game index and line, ply and move text), skipped,
-and the run goes on.  The summary counts the skipped games and files by kind.  Exit status: 0
-when every game was read, 1 when some game or file was skipped, 2 for a usage error.
+and the run goes on (a missing folder is ``no such folder``, one without game files ``no game
+files in FOLDER``).  The summary counts the skipped games and files by kind.  Exit status: 0
+when every game was read, 1 when some game or file was skipped, 2 for a usage error or an
+output (stdout, ``--csv``) that cannot be written, said in one line.
 
 **JSON Lines** (``--json``), one object per line on stdout; every object has ``"type"``:
 
@@ -93,10 +96,11 @@ when every game was read, 1 when some game or file was skipped, 2 for a usage er
 **Parallel runs.**  Files are cut into chunks of games by byte ranges at game boundaries
 (:func:`.gamefiles.plan_chunks`); each chunk is read and ruled by a worker, and the
 results are written in file order, the same line for line as one process gives.  ``--jobs N``
-uses N local processes (``0``: one per core), with a bounded number of chunks in flight.  A
-worker process that dies (killed, out of memory) loses the games of the chunks it held: each
-is reported as a ``WorkerDied`` error with its place, the run goes on in new processes, and
-the exit status is 1.  ``--cluster tcp://HOST:8786`` sends the chunks to a running Dask
+uses N local processes (``0``: one per core), with a bounded number of chunks in flight.  When
+a worker process dies (killed, out of memory), the pool breaks and every chunk in flight fails
+with it: each is ruled again in a new process of its own, so no game of a healthy worker is
+lost; only a chunk whose own process dies too has its games reported as ``WorkerDied`` errors
+with their place (exit status 1).  ``--cluster tcp://HOST:8786`` sends the chunks to a running Dask
 scheduler, ``--cluster local[:N]`` starts a Dask ``LocalCluster`` of N worker processes
 (:mod:`xqadj.integrations.cluster`; the extra ``xqadj[cluster]``); Dask retries the chunk of a lost
 worker.  ``--chunk-size BYTES`` sets the chunk length (default 256 KiB).  A progress bar is
@@ -142,6 +146,7 @@ from xqadj.integrations.arguments import (
 from xqadj.integrations.cluster import address_argument
 from xqadj.integrations.gamefiles import (
     BINARY_FORMATS,
+    ENCODINGS,
     EXTENSIONS,
     FORMATS,
     BinarySource,
@@ -151,6 +156,7 @@ from xqadj.integrations.gamefiles import (
     detect_format,
     expand_paths,
     load_binary,
+    no_game_files,
     parse_lines,
     parse_pgn,
     plan_chunks,
@@ -513,6 +519,16 @@ def move_parser(notation: str) -> Callable[[Board, str], Move]:
     return parse_chinese if notation == "chinese" else parse_wxf
 
 
+def parse_move(board: Board, text: str) -> Move:
+    """One move in ICCS, WXF or Chinese notation, detected from its form as for a game's first
+    move; raises :class:`XqadjError` for a move that does not parse or is not legal.
+
+    >>> parse_move(Board(), "炮二平五"), parse_move(Board(), "C2=5"), parse_move(Board(), "h2e2")
+    (Move.from_iccs('h2e2'), Move.from_iccs('h2e2'), Move.from_iccs('h2e2'))
+    """
+    return move_parser(detect_notation(text))(board, text)
+
+
 def replay_game(item: GameRecord | BinarySource, options: Options | None = None) -> Outcome:
     """Follow one game with :class:`Game` until its first ruling or its last move."""
     options = options or Options()
@@ -649,17 +665,26 @@ class _Planned:
     file_number: int
 
 
-def _plan(paths: Sequence[str], fmt: str | None, chunk_bytes: int | None) -> Iterator[_Planned]:
+def _plan(
+    paths: Sequence[str], fmt: str | None, chunk_bytes: int | None, encoding: str | None = None
+) -> Iterator[_Planned]:
     for number, path in enumerate(paths):
         kind = fmt or detect_format(path)
         size = _size(path)
         try:
+            if not os.path.lexists(path):
+                # No extension: most likely a folder (``replay ../games``), so say so.
+                raise GameFileError(
+                    "UnreadableFile", "cannot read: no such file" if kind else "no such folder"
+                )
+            if os.path.isdir(path):
+                raise no_game_files(path)
             if kind is None:
                 suffix = os.path.splitext(path)[1]
                 raise GameFileError(
                     "UnknownFormat", f"unknown format (extension {suffix!r}); use --format"
                 )
-            chunks = plan_chunks(path, os.path.abspath(path), kind, chunk_bytes)
+            chunks = plan_chunks(path, os.path.abspath(path), kind, chunk_bytes, encoding)
             for chunk in chunks:
                 end = size if chunk.end is None else chunk.end
                 yield _Planned(chunk, max(0, end - chunk.start), number)
@@ -700,23 +725,43 @@ def _ignore_interrupts() -> None:
 
 
 class _LocalPool:
-    """``--jobs N``: a process pool, started anew if a worker process dies."""
+    """``--jobs N``: a process pool, started anew if a worker process dies.
 
-    def __init__(self, jobs: int) -> None:
+    When one worker dies, the pool breaks and every chunk in flight fails with it, also those
+    of the healthy workers.  Each of them is ruled again (:meth:`retry`) in a process of its
+    own, so that a chunk that kills its worker every time (a game that exhausts memory) takes
+    no other chunk down with it; only a chunk whose own process dies too is lost.
+    """
+
+    def __init__(
+        self, jobs: int, task: Callable[[Chunk, Options], list[Outcome]] | None = None
+    ) -> None:
         self.jobs = jobs
         self.slots = 2 * jobs
+        self.task = task or rule_chunk
         self.pool = self._new_pool()
 
-    def _new_pool(self) -> ProcessPoolExecutor:
-        return ProcessPoolExecutor(max_workers=self.jobs, initializer=_ignore_interrupts)
+    def _new_pool(self, workers: int | None = None) -> ProcessPoolExecutor:
+        return ProcessPoolExecutor(max_workers=workers or self.jobs, initializer=_ignore_interrupts)
 
     def submit(self, chunk: Chunk, options: Options) -> Future[list[Outcome]]:
         try:
-            return self.pool.submit(rule_chunk, chunk, options)
+            return self.pool.submit(self.task, chunk, options)
         except BrokenProcessPool:
             self.pool.shutdown(wait=True, cancel_futures=True)
             self.pool = self._new_pool()
-            return self.pool.submit(rule_chunk, chunk, options)
+            return self.pool.submit(self.task, chunk, options)
+
+    def retry(self, chunk: Chunk, options: Options, error: BaseException) -> list[Outcome]:
+        """The outcomes of a chunk whose result failed with ``error``: ruled again in a new
+        process of its own when a worker died; raises what that run raises."""
+        if not isinstance(error, BrokenProcessPool):
+            raise error
+        alone = self._new_pool(1)
+        try:
+            return alone.submit(self.task, chunk, options).result()
+        finally:
+            alone.shutdown(wait=True, cancel_futures=True)
 
     def failure(self, error: BaseException) -> str:
         if isinstance(error, BrokenProcessPool):
@@ -751,6 +796,11 @@ def _rule_in_order(
         try:
             return step, future.result()
         except Exception as error:  # the worker died or failed: name the games it held
+            if isinstance(executor, _LocalPool):  # (Dask retries by itself)
+                try:
+                    return step, executor.retry(step.item, options, error)
+                except Exception as again:
+                    error = again
             return step, _lost(step.item, executor.failure(error))
 
     for step in planned:
@@ -774,12 +824,15 @@ def replay_paths(
     *,
     cluster: str | None = None,
     chunk_bytes: int | None = DEFAULT_CHUNK_BYTES,
+    encoding: str | None = None,
 ) -> tuple[Summary, Iterator[Outcome]]:
     """Read and follow every game of ``paths``: the summary (filled as the outcomes are
     consumed) and the outcomes, one at a time, in file and game order, with ``jobs`` local
     processes or on the Dask ``cluster`` (``"local:N"`` or a scheduler's address).
 
-    ``on_progress(games, fraction)`` is called after each game with the fraction of the bytes
+    ``encoding`` (a value of :data:`.gamefiles.ENCODINGS`) decodes every text file without a
+    byte-order mark as that encoding instead of guessing.  ``on_progress(games, fraction)`` is
+    called after each game with the fraction of the bytes
     read.  Raises :class:`.cluster.ClusterError` (an :class:`XqadjError`) at once when
     Dask is missing for ``cluster``.
     """
@@ -802,7 +855,7 @@ def replay_paths(
         context = executor_context if executor_context is not None else _Null(local)
         try:
             with context as executor:
-                planned = _plan(files, fmt, chunk_bytes)
+                planned = _plan(files, fmt, chunk_bytes, encoding)
                 for step, results in _rule_in_order(planned, options, executor):
                     if step.file_number != number:
                         number, first_index = step.file_number, 0
@@ -900,6 +953,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--format", choices=FORMATS, help="read every file in this format (default: by extension)"
     )
     parser.add_argument(
+        "--encoding",
+        choices=tuple(ENCODINGS),
+        default="auto",
+        help="text files without a byte-order mark: auto (default: UTF-8, else GB18030 or Big5, "
+        "guessed from the file's start), or read every line as utf-8, gb18030 or big5",
+    )
+    parser.add_argument(
         "--json",
         action="store_true",
         help="JSON Lines: an object per game, then a summary "
@@ -979,6 +1039,7 @@ def main(args: argparse.Namespace) -> int:
             err.write(f"xqadj replay: cannot write the report: {args.html}: no writable folder\n")
             return 2
     csv_file: TextIO | None = None
+    status = 2
     if args.csv is not None:
         try:
             csv_file = open(args.csv, "w", encoding="utf-8", newline="")  # noqa: SIM115
@@ -994,11 +1055,40 @@ def main(args: argparse.Namespace) -> int:
             progress.update,
             cluster=args.cluster,
             chunk_bytes=args.chunk_size,
+            encoding=ENCODINGS[args.encoding],
         )
-        return _write(args, outcomes, summary, csv_file, progress, started, jobs, options)
+        status = _write(args, outcomes, summary, csv_file, progress, started, jobs, options)
+    except _WriteError as error:
+        status = error.report(err)
     finally:
         if csv_file is not None:
-            csv_file.close()
+            try:
+                csv_file.close()
+            except OSError as error:  # the last buffered rows did not fit (a full disk)
+                if status != 2:
+                    status = _WriteError(f"--csv {args.csv}", error).report(err)
+    return status
+
+
+class _WriteError(Exception):
+    """An output that cannot be written (a full disk, a quota, an I/O error): ``where`` names
+    it for the one error line."""
+
+    def __init__(self, where: str, error: OSError) -> None:
+        super().__init__(where)
+        self.where = where
+        self.error = error
+
+    def report(self, err: TextIO) -> int:
+        """Say so on ``err``; the exit status (2).  Whatever stdout still buffers is dropped, so
+        that the interpreter's last flush does not print a traceback of its own."""
+        err.write(f"xqadj replay: cannot write {self.where}: {self.error.strerror or self.error}\n")
+        err.flush()
+        if self.where.startswith("the output"):
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())
+            os.close(devnull)
+        return 2
 
 
 def _write(
@@ -1015,11 +1105,14 @@ def _write(
     out, err = sys.stdout, sys.stderr
     out_tty = out.isatty()
     rows = None
-    if csv_file is not None:
-        rows = csv.DictWriter(csv_file, CSV_COLUMNS)
-        rows.writeheader()
     flushed = 0.0
     try:
+        if csv_file is not None:
+            rows = csv.DictWriter(csv_file, CSV_COLUMNS)
+            try:
+                rows.writeheader()
+            except OSError as error:
+                raise _WriteError(f"--csv {args.csv}", error) from None
         kept: list[Outcome] = []
         for outcome in outcomes:
             if args.html and outcome.ruling is not None:  # only ruled games get a card
@@ -1033,7 +1126,10 @@ def _write(
                 if outcome.ruling is not None and outcome.ruling.explanation:
                     out.write(f"    {outcome.ruling.explanation}\n")
             if rows is not None:
-                rows.writerow(csv_row(outcome))
+                try:
+                    rows.writerow(csv_row(outcome))
+                except OSError as error:
+                    raise _WriteError(f"--csv {args.csv}", error) from None
             if outcome.error is not None:
                 out.flush()
                 what = "game skipped" if outcome.error.scope == "game" else "file skipped"
@@ -1053,7 +1149,7 @@ def _write(
         out.flush()
         if args.html:
             try:
-                cards = replay_cards(kept, options, args.format)
+                cards = replay_cards(kept, options, args.format, ENCODINGS[args.encoding])
                 drawing = Drawing(args.letters, args.flip, picture_coordinates(args))
                 write_replay_report(
                     args.html, cards, [summary.text(seconds)], drawing=drawing, rules=args.rules
@@ -1066,19 +1162,40 @@ def _write(
         # a process ended by SIGPIPE (128 + 13), as match, demo and show exit.
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, out.fileno())
+        _close(outcomes)
         return 141
     except KeyboardInterrupt:
         progress.clear()
         err.write("xqadj replay: interrupted\n")
         return 130
+    except _WriteError:
+        _close(outcomes)
+        raise
+    except OSError as error:  # stdout: a full disk, a quota (``> /full/disk/out.jsonl``)
+        progress.clear()
+        if error.filename is not None:  # a file of its own, not the output: as before
+            raise
+        _close(outcomes)
+        raise _WriteError("the output (stdout)", error) from None
     return summary.exit_status
+
+
+def _close(outcomes: Iterator[Outcome]) -> None:
+    """Stop the run now, in order: the workers, the pool or the cluster (not at the
+    interpreter's exit, where a Dask worker still sending its heartbeat prints a traceback)."""
+    close = getattr(outcomes, "close", None)
+    if close is not None:
+        close()
 
 
 # -- the HTML report ---------------------------------------------------------------------------
 
 
 def replay_cards(
-    outcomes: Iterable[Outcome], options: Options | None = None, fmt: str | None = None
+    outcomes: Iterable[Outcome],
+    options: Options | None = None,
+    fmt: str | None = None,
+    encoding: str | None = None,
 ) -> list[Card]:
     """A card of the HTML report (:mod:`xqadj.integrations.report`) for each ruled outcome.  An
     outcome keeps the ruling's summary, not the game, so each ruled game is read from its file
@@ -1091,7 +1208,7 @@ def replay_cards(
     games: dict[tuple[str, int], GameRecord] = {}
     for file, wanted in by_file.items():
         indices = {o.index for o in wanted}
-        for record in read_games(file, fmt or detect_format(file)):
+        for record in read_games(file, fmt or detect_format(file), encoding=encoding):
             if record.index in indices:
                 games[file, record.index] = record
     cards = []
