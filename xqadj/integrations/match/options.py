@@ -81,8 +81,10 @@ class MatchConfig:
     resign: ResignRule | None = None
     #: Go on with the match whose first games the PGN file holds.
     resume: bool = False
-    #: Write every game and the statistics here as JSON at the end.
+    #: Write every game and the statistics here as JSON, after every game and at the end.
     results: Path | None = None
+    #: The seed that shuffled the book (``--seed``, or the one drawn), None for none.
+    seed: int | None = None
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -293,9 +295,10 @@ def configure(args: argparse.Namespace) -> tuple[MatchConfig, list[str]]:
     )
     args._option = "--openings"
     book = OpeningBook()
+    seed = None
     if args.openings:
         spec = OpeningsSpec.parse(args.openings)
-        seed = args.seed
+        seed = args.seed if spec.order == "random" else None
         if spec.order == "random" and seed is None:
             seed = int.from_bytes(os.urandom(4), "big") >> 1
             notes.append(f"openings shuffled with --seed {seed} (give it to --resume this match)")
@@ -339,5 +342,6 @@ def configure(args: argparse.Namespace) -> tuple[MatchConfig, list[str]]:
         resign=resign,
         resume=args.resume,
         results=args.results,
+        seed=seed,
     )
     return config, notes
