@@ -8,6 +8,13 @@ a ``stop`` cuts the wait short), prints ``info depth 1 score cp S`` (``--score S
 the ``--script`` move for that ply (the number of moves in the last ``position``), else the first
 legal one, or a random one with ``--seed``.  ``--log FILE`` appends every line received.
 ``--deaf-after N`` answers only the first N ``isready`` (then it hangs before a search).
+
+Faults for the long-run tests: ``--share F`` thinks F times its own time left (``wtime`` or
+``btime`` of the ``go``), measured from when it read the ``go``; ``--crash-at PLY`` exits at
+that ply's ``go``; ``--orphan-crash-at PLY`` starts a child that keeps its stdout open, then
+exits (the pipe stays open: only the process's exit tells the crash); ``--once FILE`` starts
+only if FILE does not exist, and creates it (a second start fails: an engine that cannot be
+restarted).
 """
 
 from __future__ import annotations
@@ -16,6 +23,7 @@ import argparse
 import os
 import random
 import select
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -70,7 +78,16 @@ def main() -> None:
     parser.add_argument("--log")
     parser.add_argument("--script", default="")
     parser.add_argument("--deaf-after", type=int, default=-1)
+    parser.add_argument("--share", type=float)
+    parser.add_argument("--crash-at", type=int, default=-1)
+    parser.add_argument("--orphan-crash-at", type=int, default=-1)
+    parser.add_argument("--once")
     args = parser.parse_args()
+    if args.once:
+        if os.path.exists(args.once):
+            sys.stderr.write("tourney-fake: started once already\n")
+            sys.exit(4)
+        Path(args.once).touch()
     readies = 0
     script = args.script.split()
     think_at, score_at = pairs(args.think_at), pairs(args.score_at)
@@ -112,8 +129,18 @@ def main() -> None:
                 board.push(Move.from_iccs(text))
             ply = len(moves)
         elif tokens[0] == "go":
+            read_go = time.monotonic()
+            if ply == args.crash_at:
+                os._exit(3)
+            if ply == args.orphan_crash_at:
+                subprocess.Popen(["sleep", "600"], stdout=sys.stdout.fileno())
+                os._exit(3)
             think = think_at.get(ply, args.think) / 1000
-            deadline = time.monotonic() + think
+            if args.share is not None:
+                values = dict(zip(tokens[1::2], tokens[2::2], strict=False))
+                own = values.get("wtime" if board.turn == 0 else "btime", "0")
+                think = args.share * int(own) / 1000
+            deadline = read_go + think
             while True:  # think, but listen for stop (and isready) meanwhile
                 remaining = deadline - time.monotonic()
                 if remaining <= 0:
