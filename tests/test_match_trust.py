@@ -395,3 +395,47 @@ def test_a_crash_behind_a_child_holding_the_pipe_is_a_crash(tmp_path: Path) -> N
     assert run.returncode == 0, run.stderr
     (game,) = pgn_games(pgn)
     assert game["Termination"] == "forfeit (crash)", game["movetext"]
+
+
+# -- the real engine ------------------------------------------------------------------------------
+
+
+def test_fairy_stockfish_resume_is_checked_and_results_go_through_a_link(
+    fairy_stockfish: str, tmp_path: Path
+) -> None:
+    pgn, target, link = tmp_path / "m.pgn", tmp_path / "r.json", tmp_path / "link.json"
+    link.symlink_to(target)
+
+    def run(hash_mb: int, *more: str) -> subprocess.CompletedProcess[str]:
+        return match(
+            "--engine",
+            f"cmd={fairy_stockfish}",
+            "name=FS1",
+            "--engine",
+            f"cmd={fairy_stockfish}",
+            "name=FS2",
+            "--each",
+            "notation=fairy",
+            "depth=2",
+            "option.Threads=1",
+            f"option.Hash={hash_mb}",
+            "--games",
+            "4",
+            "--max-plies",
+            "10",
+            "--pgn",
+            str(pgn),
+            "--results",
+            str(link),
+            *more,
+        )
+
+    first = run(16)
+    assert first.returncode == 0, first.stderr
+    cut_after(pgn, 2)
+    refused = run(32, "--resume")
+    assert refused.returncode == 1 and "was played with other settings" in refused.stderr
+    resumed = run(16, "--resume")
+    assert resumed.returncode == 0, resumed.stderr
+    assert finished_games(pgn) == [1, 2, 3, 4]
+    assert link.is_symlink() and json.loads(target.read_text())["resumed"] == 2

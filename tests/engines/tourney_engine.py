@@ -10,7 +10,8 @@ legal one, or a random one with ``--seed``.  ``--log FILE`` appends every line r
 ``--deaf-after N`` answers only the first N ``isready`` (then it hangs before a search).
 
 Faults for the long-run tests: ``--share F`` thinks F times its own time left (``wtime`` or
-``btime`` of the ``go``), measured from when it read the ``go``; ``--crash-at PLY`` exits at
+``btime`` of the ``go``), measured from when it read the ``go``, and says when it answered
+(``info string sent T``, T on the monotonic clock); ``--crash-at PLY`` exits at
 that ply's ``go``; ``--orphan-crash-at PLY`` starts a child that keeps its stdout open, then
 exits (the pipe stays open: only the process's exit tells the crash); ``--once FILE`` starts
 only if FILE does not exist, and creates it (a second start fails: an engine that cannot be
@@ -135,6 +136,8 @@ def main() -> None:
             if ply == args.orphan_crash_at:
                 subprocess.Popen(["sleep", "600"], stdout=sys.stdout.fileno())
                 os._exit(3)
+            # The move is chosen before the wait, so that the answer leaves at the deadline.
+            legal = board.legal_moves()
             think = think_at.get(ply, args.think) / 1000
             if args.share is not None:
                 values = dict(zip(tokens[1::2], tokens[2::2], strict=False))
@@ -160,7 +163,9 @@ def main() -> None:
                     say("readyok")
             if not args.no_score:
                 say(f"info depth 1 score cp {score_at.get(ply, args.score)} pv")
-            legal = board.legal_moves()
+            if args.share is not None:
+                # When it answered, on the machine's monotonic clock (the one xqadj reads).
+                say(f"info string sent {time.monotonic():.6f}")
             if ply < len(script):
                 say(f"bestmove {script[ply]}")
             elif not legal:

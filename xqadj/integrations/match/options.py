@@ -170,12 +170,16 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "stays S cp or more below zero for C of its moves",
     )
     parser.add_argument(
-        "--results", type=Path, metavar="FILE", help="write every game and the statistics as JSON"
+        "--results",
+        type=Path,
+        metavar="FILE",
+        help="write every game and the statistics as JSON, after every game and at the end",
     )
     parser.add_argument(
         "--resume",
         action="store_true",
-        help="go on with the match whose first games the --pgn file holds (same options)",
+        help="go on with the match whose first games the --pgn file holds (same options; "
+        "every game of the file is checked against the schedule)",
     )
     limit = parser.add_mutually_exclusive_group()
     limit.add_argument(
