@@ -179,15 +179,16 @@ def test_an_incomplete_game_inside_the_file_is_refused(tmp_path: Path) -> None:
 def test_the_clock_stops_when_bestmove_is_read_not_when_the_game_thread_wakes(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """The game thread is made to wake 100 ms after each ``bestmove`` was read (as under
-    load); engines that answer at 80% of their time left (50 ms spare from the 4th move on)
-    must still never lose on time: what counts is when the line was read."""
+    """The game thread is made to wake 300 ms after each ``bestmove`` was read (as under
+    load); engines that answer at half their time left (from their third move on, less than
+    300 ms spare; at least 200 ms) must still never lose on time: what counts is when the line
+    was read."""
     original = Engine.read_until
 
     def late(self: Engine, *prefixes: str, timeout: float) -> tuple[str, list[str]]:
         answer = original(self, *prefixes, timeout=timeout)
         if "bestmove" in prefixes:
-            time.sleep(0.1)
+            time.sleep(0.3)
         return answer
 
     monkeypatch.setattr(Engine, "read_until", late)
@@ -195,14 +196,14 @@ def test_the_clock_stops_when_bestmove_is_read_not_when_the_game_thread_wakes(
     add_arguments(parser)
     args = parser.parse_args(
         [
-            *engine("A", "--share", "0.8"),
-            *engine("B", "--share", "0.8"),
+            *engine("A", "--share", "0.5"),
+            *engine("B", "--share", "0.5"),
             "--tc",
             "1+0.2",
             "--games",
             "2",
             "--max-plies",
-            "16",
+            "12",
             "--pgn",
             str(tmp_path / "m.pgn"),
         ]

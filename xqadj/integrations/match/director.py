@@ -23,7 +23,13 @@ import os
 import sys
 from typing import TextIO
 
-from xqadj.integrations.match.game import GameJob, Runner, game_jobs, match_tags
+from xqadj.integrations.match.game import (
+    GameJob,
+    Runner,
+    game_jobs,
+    match_tags,
+    opening_hash,
+)
 from xqadj.integrations.match.local import LocalRunner
 from xqadj.integrations.match.options import MatchConfig, Player
 from xqadj.integrations.match.outputs import (
@@ -93,7 +99,7 @@ class Match:
                 config.pgn,
                 config.resume,
                 tags,
-                lambda game: self.book.opening(game.opening).text(),
+                lambda game: opening_hash(self.book.opening(game.opening)),
             )
             by_number = {game.number: game for game in self.schedule}
             for number, found in sorted(start.played.items()):
@@ -172,8 +178,9 @@ class Match:
 
     def _stop_writing(self, problem: str) -> None:
         """A file could not be written: stop the match as Ctrl-C does."""
-        if problem not in self._result.problems:
-            self._result.problems.append(f"cannot write {problem}")
+        problem = f"cannot write {problem}"
+        if problem not in self._result.problems:  # the same file failing again
+            self._result.problems.append(problem)
         self._why = self._why or "write error"
         self.stop()
 

@@ -411,8 +411,14 @@ class GameJob:
     forbidden_run: bool
     draw: DrawRule | None = None
     resign: ResignRule | None = None
-    #: The match's tags for the game's PGN (:func:`match_tags`, and its ``MatchOpening``).
+    #: The match's tags for the game's PGN (:func:`match_tags`, and its ``MatchOpening``:
+    #: :func:`opening_hash`).
     tags: tuple[tuple[str, str], ...] = ()
+
+
+def opening_hash(opening: Opening) -> str:
+    """A hash of an opening (its position and moves): short enough for a PGN tag line."""
+    return hashlib.sha256(opening.text().encode("utf-8")).hexdigest()[:16]
 
 
 def book_hash(book: OpeningBook) -> str:
@@ -481,7 +487,7 @@ def game_jobs(
             config.forbidden_run,
             config.draw,
             config.resign,
-            (*tags, ("MatchOpening", book.opening(game.opening).text())),
+            (*tags, ("MatchOpening", opening_hash(book.opening(game.opening)))),
         )
         for game in games
     ]
@@ -524,7 +530,9 @@ class Runner(Protocol):
     """What plays a match's games: given the jobs, it plays them (each with :func:`play_job`)
     and hands every finished record to ``finished`` as it comes, in any order; a game cut
     short by :meth:`stop` is not handed on.  The director calls ``finished`` only to tally
-    and write; it may call :meth:`stop` from inside it (the SPRT decided)."""
+    and write; it may call :meth:`stop` from inside it (the SPRT decided, a file could not be
+    written, an engine is lost), and then says why itself: :attr:`stopped` stays "".  A record
+    must come back with its ``lost_engine`` and ``write_error`` (they pickle)."""
 
     #: "" while all goes well, "interrupted" (Ctrl-C, SIGTERM) or "output closed" (EPIPE).
     stopped: str

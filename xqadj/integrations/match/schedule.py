@@ -143,14 +143,14 @@ def resume_point(
     pgn: Path | None,
     resume: bool,
     tags: Mapping[str, str] | None = None,
-    opening_text: Callable[[ScheduledGame], str] | None = None,
+    opening_hash: Callable[[ScheduledGame], str] | None = None,
 ) -> Resumption:
     """The games still to play; with ``resume``, every finished game of the PGN is checked
     against the game of the schedule with its ``[MatchGame]`` number and left out.
 
     The checks, in this order, each naming the game and what differs: the game is this
     schedule's, has the engines with these colours, the ``tags`` (``MatchSeed``, then
-    ``MatchBook``, then ``MatchId``), the opening ``opening_text`` gives, and the same
+    ``MatchBook``, then ``MatchId``), the ``MatchOpening`` hash ``opening_hash`` gives, and the same
     ``[Round]`` offset as the others; no game twice.  A game without ``[MatchGame]`` or
     ``[MatchId]`` (another tool's, another match's, an older xqadj's) cannot be checked and
     is refused.  A last game only half written is not a finished game: it is left out and
@@ -205,12 +205,11 @@ def resume_point(
                 f"{expected[1]}: not the same match"
             )
         _check_tags(where, pgn_game.tags, tags or {})
-        if opening_text is not None:
-            opening = pgn_game.tags.get("MatchOpening")
-            if opening != opening_text(game):
+        if opening_hash is not None:
+            if pgn_game.tags.get("MatchOpening") != opening_hash(game):
                 raise MatchError(
-                    f"{where} began with {opening!r}, but this match schedules "
-                    f"{opening_text(game)!r}: another opening book or order"
+                    f"{where} began with another opening than this match schedules "
+                    f"(the book's opening {game.opening + 1}): another book order"
                 )
         round_text = pgn_game.tags.get("Round", "")
         if round_text.isdigit():
