@@ -161,6 +161,31 @@ def test_a_half_written_last_game_is_cut_off_and_played_again(tmp_path: Path) ->
     assert pgn.read_bytes() == whole  # the same games (the fake engine is deterministic)
 
 
+def test_a_pgn_cut_anywhere_holds_exactly_the_games_written_to_their_end(tmp_path: Path) -> None:
+    """Wherever a kill or a full disk cut the file, a game counts as finished only if its
+    result and the newline after it were written, and only the last game can be unfinished."""
+    pgn = tmp_path / "m.pgn"
+    assert (
+        match(
+            *engine("A"), *engine("B"), "--games", "3", "--max-plies", "3", "--pgn", str(pgn)
+        ).returncode
+        == 0
+    )
+    data = pgn.read_bytes()
+    whole = read_pgn_games(data)
+    ends = []
+    for index, game in enumerate(whole):
+        stop = whole[index + 1].offset if index + 1 < len(whole) else len(data)
+        text = data[game.offset : stop].rstrip()
+        ends.append(game.offset + len(text) + 1)  # the result and its newline
+    for cut in range(len(data) + 1):
+        games = read_pgn_games(data[:cut])
+        finished = sum(end <= cut for end in ends)
+        assert [game.complete for game in games[:finished]] == [True] * finished, cut
+        assert not any(game.complete for game in games[finished:]), cut
+        assert len(games) - finished <= 1, cut
+
+
 def test_an_incomplete_game_inside_the_file_is_refused(tmp_path: Path) -> None:
     pgn = tmp_path / "m.pgn"
     options = ["--games", "3", "--max-plies", "2", "--pgn", str(pgn)]

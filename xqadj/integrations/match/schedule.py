@@ -112,6 +112,11 @@ def read_pgn_games(data: bytes) -> list[PgnGame]:
             games[-1].tags[match.group(1).decode()] = value.replace('\\"', '"').replace(
                 "\\\\", "\\"
             )
+        elif line.lstrip().startswith(b"["):  # a tag cut short: a game begun, not finished
+            if not in_tags:
+                games.append(PgnGame(offset, number))
+                in_tags = True
+            games[-1].tags["Result"] = "*"
         elif line.strip():
             in_tags = False
             if games:
