@@ -12,6 +12,7 @@ Layer: integrations.  Inside :mod:`xqadj.integrations.match` it imports only :mo
 from __future__ import annotations
 
 import contextlib
+import errno
 import json
 import math
 import os
@@ -74,7 +75,9 @@ class PgnFile:
         view = memoryview(data)
         while view:
             written = self._file.write(view)
-            view = view[written or 0 :]
+            if not written:  # a non-blocking pipe that is full: never spin on it
+                raise BlockingIOError(errno.EAGAIN, "the output would block")
+            view = view[written:]
 
     def write(self, record: GameRecord) -> None:
         """Append one game; raises OSError, the file cut back to the games before."""
