@@ -23,7 +23,9 @@ monotonic clock, the one xqadj reads), so that each move's true time (``go`` wri
 ``bestmove`` written) is known.  Each row prints the moves, the losses on time, the false ones
 among them (the true time was within the time the engine had: the late charge was xqadj's),
 and what xqadj charged beyond the true time (median, 99th percentile and worst, ms).  Losses
-that are not false are the engines' own: a fake engine starved of CPU answers late.
+that are not false are the engines' own: a fake engine starved of CPU answers late.  The two
+rows run one after the other: on a machine shared with other work their load differs, so
+compare them over several runs.
 """
 
 from __future__ import annotations
