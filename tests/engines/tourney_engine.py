@@ -10,6 +10,15 @@ legal one, or a random one with ``--seed``.  ``--log FILE`` appends every line r
 ``--deaf-after N`` answers only the first N ``isready`` (then it hangs before a search).
 ``--name NAME`` is its ``id name``; ``--fairy`` reads and writes moves with ranks 1-10 (as
 Fairy-Stockfish's UCI does); ``--bare-score`` writes UCCI's ``score S`` without ``cp``.
+
+
+Faults for the long-run tests: ``--share F`` thinks F times its own time left (``wtime`` or
+``btime`` of the ``go``), measured from when it read the ``go``, and says when it answered
+(``info string sent T``, T on the monotonic clock); ``--crash-at PLY`` exits at
+that ply's ``go``; ``--orphan-crash-at PLY`` starts a child that keeps its stdout open, then
+exits (the pipe stays open: only the process's exit tells the crash); ``--once FILE`` starts
+only if FILE does not exist, and creates it (a second start fails: an engine that cannot be
+restarted).
 """
 
 from __future__ import annotations
@@ -18,6 +27,7 @@ import argparse
 import os
 import random
 import select
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -75,7 +85,16 @@ def main() -> None:
     parser.add_argument("--name", default="tourney-fake")
     parser.add_argument("--fairy", action="store_true")
     parser.add_argument("--bare-score", action="store_true")
+    parser.add_argument("--share", type=float)
+    parser.add_argument("--crash-at", type=int, default=-1)
+    parser.add_argument("--orphan-crash-at", type=int, default=-1)
+    parser.add_argument("--once")
     args = parser.parse_args()
+    if args.once:
+        if os.path.exists(args.once):
+            sys.stderr.write("tourney-fake: started once already\n")
+            sys.exit(4)
+        Path(args.once).touch()
     readies = 0
     script = args.script.split()
     think_at, score_at = pairs(args.think_at), pairs(args.score_at)
@@ -120,8 +139,20 @@ def main() -> None:
                     break
             ply = len(moves)
         elif tokens[0] == "go":
+            read_go = time.monotonic()
+            if ply == args.crash_at:
+                os._exit(3)
+            if ply == args.orphan_crash_at:
+                subprocess.Popen(["sleep", "600"], stdout=sys.stdout.fileno())
+                os._exit(3)
+            # The move is chosen before the wait, so that the answer leaves at the deadline.
+            legal = board.legal_moves()
             think = think_at.get(ply, args.think) / 1000
-            deadline = time.monotonic() + think
+            if args.share is not None:
+                values = dict(zip(tokens[1::2], tokens[2::2], strict=False))
+                own = values.get("wtime" if board.turn == 0 else "btime", "0")
+                think = args.share * int(own) / 1000
+            deadline = read_go + think
             while True:  # think, but listen for stop (and isready) meanwhile
                 remaining = deadline - time.monotonic()
                 if remaining <= 0:
@@ -142,7 +173,9 @@ def main() -> None:
             if not args.no_score:
                 unit = "" if args.bare_score else "cp "
                 say(f"info depth 1 score {unit}{score_at.get(ply, args.score)} pv")
-            legal = board.legal_moves()
+            if args.share is not None:
+                # When it answered, on the machine's monotonic clock (the one xqadj reads).
+                say(f"info string sent {time.monotonic():.6f}")
             if ply < len(script):
                 say(f"bestmove {script[ply]}")
             elif not legal:
