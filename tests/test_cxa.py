@@ -10,7 +10,6 @@ a test below; a case whose reading we did not follow would be marked xfail (stri
 
 from __future__ import annotations
 
-import contextlib
 import csv
 import random
 from pathlib import Path
@@ -589,21 +588,6 @@ def test_property_checks_and_evasions_are_the_legal_ones(data: st.DataObject) ->
     assert sorted(search._find_checks(board)) == sorted(m for m in legal if board.gives_check(m))
     if board.is_check():
         assert sorted(search._evasions(board)) == sorted(legal)
-
-
-@PROPERTY_SETTINGS
-@given(st.data())
-def test_property_the_fast_attackers_are_the_boards_in_the_same_order(data: st.DataObject) -> None:
-    """The search's :func:`search._attackers` reads lines from the occupancy bits; it must
-    answer :meth:`Board.attackers` square for square and in the same order (the order of the
-    answers to a check, and so of the searched tree, follows it), with either side to move."""
-    board = random_board(data)
-    for passed in (False, True):
-        with board.passed_turn() if passed else contextlib.nullcontext():
-            for sq in range(90):
-                for by in (RED, BLACK):
-                    assert search._attackers(board, sq, by) == board.attackers(sq, by)
-            assert search._occupied_squares(board) == [sq for sq in range(90) if board.squares[sq]]
 
 
 @PROPERTY_SETTINGS

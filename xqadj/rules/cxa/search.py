@@ -14,8 +14,6 @@ from dataclasses import dataclass, replace
 from typing import NamedTuple, Protocol
 
 from xqadj.board import (
-    ADVISOR,
-    ADVISOR_MOVES,
     BETWEEN,
     BLACK,
     BLACK_BIT,
@@ -23,17 +21,13 @@ from xqadj.board import (
     CHECK_LANDING,
     ELEPHANT,
     ELEPHANT_EYE,
-    ELEPHANT_MOVES,
     KING,
-    KING_MOVES,
     KNIGHT,
     KNIGHT_ATTACKS,
     KNIGHT_LEG,
     PAWN,
     PAWN_ATTACKERS,
-    RAY_MASKS,
     RAYS,
-    REACHABLE,
     RED,
     ROOK,
     SHIELD,
@@ -303,8 +297,9 @@ def _pseudo_captures(board: Board, side: Color) -> tuple[_Capture, ...]:
     squares = board.squares
     own = BLACK_BIT if side == BLACK else 0
     found = []
-    for origin in _occupied_squares(board):
-        if (squares[origin] & BLACK_BIT) == own:
+    for origin in range(90):
+        code = squares[origin]
+        if code and (code & BLACK_BIT) == own:
             for victim in board.capture_targets(origin):
                 victim_code = squares[victim]
                 if victim_code & 7 != KING:
@@ -393,7 +388,7 @@ def _evasions(board: Board) -> list[Move]:
     own = BLACK_BIT if side == BLACK else 0
     targets: set[int] = set()
     screens: set[int] = set()
-    checkers = _attackers(board, king, 1 - side)
+    checkers = board.attackers(king, 1 - side)
     for checker in checkers:
         targets.add(checker)
         kind = squares[checker] & 7
@@ -408,7 +403,7 @@ def _evasions(board: Board) -> list[Move]:
         candidates.extend(board.piece_moves(sq))
     for target in targets:
         occupied = squares[target]
-        for origin in _attackers(board, target, side):
+        for origin in board.attackers(target, side):
             if origin == king or origin in screens:
                 continue
             if occupied or squares[origin] & 7 != CANNON:
@@ -497,9 +492,9 @@ def _find_checks(board: Board) -> list[Move]:
     # keeps the attack checks, and each candidate is made.
     attacked = board.is_in_check(1 - side)
     candidates: list[tuple[Move, bool]] = []
-    for sq in _occupied_squares(board):
+    for sq in range(90):
         code = squares[sq]
-        if (code & BLACK_BIT) != own:
+        if not code or (code & BLACK_BIT) != own:
             continue
         kind = code & 7
         if shield[sq]:
@@ -522,13 +517,12 @@ def _find_checks(board: Board) -> list[Move]:
             candidates.extend((m, attacked) for m in board.piece_moves(sq) if landing[m.to_square])
     found = []
     # A move between squares that shield nothing of the side's own king, while that king is
-    # not attacked, cannot expose it (as in Board.is_legal).
+    # not attacked, cannot expose it (as in Board.is_legal); _checks_from is exact for the
+    # moves not made, so such a move is a check found without making it.
     near = SHIELD[board.king_squares[side]]
     calm = not board.is_check()
     for move, made in candidates:
         if not made:
-            # Exact here (see _checks_from): the check needs no making; only the own king's
-            # safety may.
             if not _checks_from(squares, move, side, king):
                 continue
             if calm and not (near[move.from_square] or near[move.to_square]):
@@ -587,8 +581,8 @@ def _uncovers_check(board: Board, sq: int, side: Color) -> bool:
     """Whether the enemy king would be attacked with ``side``'s piece on ``sq`` taken off the
     board: only then may a move of that piece give a discovered check (or keep a check
     already given, in a what-if position where the enemy king stands attacked)."""
-    # Board.without_piece without the hash and check-cache bookkeeping: is_in_check reads the
-    # squares and the occupancy only.
+    # Board.without_piece without its hash and check-cache bookkeeping: is_in_check reads the
+    # squares and the occupancy only (asked for every piece that shields the enemy king).
     squares = board.squares
     code = squares[sq]
     occupied = board._occupied
@@ -599,71 +593,6 @@ def _uncovers_check(board: Board, sq: int, side: Color) -> bool:
     finally:
         squares[sq] = code
         board._occupied = occupied
-
-
-def _occupied_squares(board: Board) -> list[int]:
-    """The occupied squares in board order (``range(90)`` filtered), read from the occupancy
-    bits."""
-    found = []
-    bits = board._occupied
-    while bits:
-        low = bits & -bits
-        found.append(low.bit_length() - 1)
-        bits ^= low
-    return found
-
-
-def _attackers(board: Board, sq: int, by: Color) -> list[int]:
-    """:meth:`Board.attackers` (the same squares in the same order), with the lines read from
-    the occupancy bits rather than square by square: the answers to a check ask it of every
-    square that may answer."""
-    squares = board.squares
-    occupied = board._occupied
-    black = BLACK_BIT if by == BLACK else 0
-    rook, cannon, king = ROOK | black, CANNON | black, KING | black
-    flying = squares[sq] & 7 == KING
-    found: list[int] = []
-    for direction, mask in enumerate(RAY_MASKS[sq]):
-        blockers = occupied & mask
-        if not blockers:
-            continue
-        # Directions 0 and 2 run towards higher squares: the nearest piece is the lowest bit.
-        if direction & 1:
-            first = blockers.bit_length() - 1
-            blockers ^= 1 << first
-            second = blockers.bit_length() - 1 if blockers else -1
-        else:
-            low = blockers & -blockers
-            first = low.bit_length() - 1
-            blockers ^= low
-            second = (blockers & -blockers).bit_length() - 1 if blockers else -1
-        code = squares[first]
-        if code == rook or (flying and code == king and direction < 2):
-            found.append(first)
-        if second >= 0 and squares[second] == cannon:
-            found.append(second)
-    knight = KNIGHT | black
-    for origin, leg in KNIGHT_ATTACKS[sq]:
-        if squares[origin] == knight and not squares[leg]:
-            found.append(origin)
-    pawn = PAWN | black
-    for origin in PAWN_ATTACKERS[by][sq]:
-        if squares[origin] == pawn:
-            found.append(origin)
-    # Step tables are symmetric only on the squares the piece can stand on.
-    king_steps = KING_MOVES[by][sq] if sq in REACHABLE[KING, by] else ()
-    advisor = ADVISOR | black
-    for origin in ADVISOR_MOVES[by][sq] if sq in REACHABLE[ADVISOR, by] else ():
-        if squares[origin] == advisor:
-            found.append(origin)
-    for origin in king_steps:
-        if squares[origin] == king and origin not in found:
-            found.append(origin)
-    elephant = ELEPHANT | black
-    for origin, eye in ELEPHANT_MOVES[by][sq] if sq in REACHABLE[ELEPHANT, by] else ():
-        if squares[origin] == elephant and not squares[eye]:
-            found.append(origin)
-    return found
 
 
 # -- mate threats (24.2 杀) ------------------------------------------------------------------
