@@ -3,6 +3,7 @@
 Usage::
 
     python bench/cxa.py [--cases PATH] [--repeat K] [--games] [--cpu]
+    python bench/cxa.py --count ID [--setup-only]
 
 Every line of ``tests/data/cxa-cases.tsv`` is played through ``Game(fen, rules='cxa')`` up to the
 move before its ruling; the push of the last move (the third occurrence: classify every move of
@@ -15,6 +16,13 @@ the real games' rulings alike.  The CXA profile
 
 With ``--games``, the real games of ``shared/games`` are followed too under the CXA rules, and
 every repetition ruling in them is timed the same way: their count, median and worst.
+
+On a loaded machine the clock is noisy (two runs of one line may differ by a third); instruction
+counts are steady.  ``--count ID`` rules the line ``ID`` once to warm up (imports, tables), sets
+it up again with the memo emptied and rules it once more, printing nothing; ``--setup-only``
+stops before that last ruling.  Run both under ``valgrind --tool=cachegrind --cache-sim=no``
+with ``PYTHONHASHSEED=0``: the difference of the two ``I refs`` is the instructions of one cold
+ruling (docs/cxa.md "Speed").
 """
 
 from __future__ import annotations
@@ -63,6 +71,25 @@ def time_case(fen: str, moves: list[str], repeat: int) -> tuple[float, str]:
         best = min(best, elapsed)
         ruling_text = f"{ruling.result} {''.join(ruling.labels)}" if ruling else "no ruling"
     return best, ruling_text
+
+
+def count_case(path: Path, case_id: str, setup_only: bool) -> int:
+    """Rule the line ``case_id`` once cold after a warm-up (see the module's docstring)."""
+    with path.open(encoding="utf-8", newline="") as handle:
+        cases = {case["id"]: case for case in csv.DictReader(handle, delimiter="\t")}
+    if case_id not in cases:
+        print(f"no line {case_id!r} in {path}", file=sys.stderr)
+        return 2
+    case = cases[case_id]
+    moves = case["moves"].split()
+    for warm_up in (True, False):
+        game = Game(case["fen"], rules="cxa")
+        for text in moves[:-1]:
+            game.push_iccs(text)
+        search._MEMO.clear()
+        if warm_up or not setup_only:
+            game.push_iccs(moves[-1])
+    return 0
 
 
 def bench_cases(path: Path, repeat: int) -> None:
@@ -117,7 +144,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--cpu", action="store_true", help="time with the process's CPU time, not wall time"
     )
+    parser.add_argument(
+        "--count", metavar="ID", help="rule one line cold, for an instruction count (see above)"
+    )
+    parser.add_argument(
+        "--setup-only", action="store_true", help="with --count, stop before the cold ruling"
+    )
     args = parser.parse_args(argv)
+    if args.count:
+        return count_case(args.cases, args.count, args.setup_only)
     if args.cpu:
         global _CLOCK
         _CLOCK = time.process_time

@@ -592,6 +592,19 @@ def test_property_checks_and_evasions_are_the_legal_ones(data: st.DataObject) ->
 
 @PROPERTY_SETTINGS
 @given(st.data())
+def test_property_checks_in_what_if_positions_are_the_legal_ones(data: st.DataObject) -> None:
+    """With the turn passed (the look-ahead's what-if), the side to move may stand in check and
+    the enemy king may stand attacked: the checks found are still the legal checking moves."""
+    board = random_board(data)
+    with board.passed_turn():
+        legal = board.legal_moves()
+        assert sorted(search._find_checks(board)) == sorted(
+            m for m in legal if board.gives_check(m)
+        )
+
+
+@PROPERTY_SETTINGS
+@given(st.data())
 def test_property_the_attack_set_is_every_attack_on_a_piece(data: st.DataObject) -> None:
     """One pass over a side's pieces (:func:`search._pseudo_captures`) finds what asking, for
     every enemy piece but the king, which pieces attack it finds."""

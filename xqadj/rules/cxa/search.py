@@ -516,9 +516,18 @@ def _find_checks(board: Board) -> list[Move]:
             landing = CHECK_LANDING[kind][king]
             candidates.extend((m, attacked) for m in board.piece_moves(sq) if landing[m.to_square])
     found = []
+    # A move between squares that shield nothing of the side's own king, while that king is
+    # not attacked, cannot expose it (as in Board.is_legal); _checks_from is exact for the
+    # moves not made, so such a move is a check found without making it.
+    near = SHIELD[board.king_squares[side]]
+    calm = not board.is_check()
     for move, made in candidates:
-        if not made and not _checks_from(squares, move, side, king):
-            continue
+        if not made:
+            if not _checks_from(squares, move, side, king):
+                continue
+            if calm and not (near[move.from_square] or near[move.to_square]):
+                found.append(move)
+                continue
         captured = board._make(move)
         ok = board.is_in_check(1 - side) and not board.is_in_check(side)
         board._unmake(move, captured)
@@ -572,8 +581,18 @@ def _uncovers_check(board: Board, sq: int, side: Color) -> bool:
     """Whether the enemy king would be attacked with ``side``'s piece on ``sq`` taken off the
     board: only then may a move of that piece give a discovered check (or keep a check
     already given, in a what-if position where the enemy king stands attacked)."""
-    with board.without_piece(sq):
+    # Board.without_piece without its hash and check-cache bookkeeping: is_in_check reads the
+    # squares and the occupancy only (asked for every piece that shields the enemy king).
+    squares = board.squares
+    code = squares[sq]
+    occupied = board._occupied
+    squares[sq] = 0
+    board._occupied = occupied & ~(1 << sq)
+    try:
         return board.is_in_check(1 - side)
+    finally:
+        squares[sq] = code
+        board._occupied = occupied
 
 
 # -- mate threats (24.2 杀) ------------------------------------------------------------------
