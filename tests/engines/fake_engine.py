@@ -101,9 +101,10 @@ def plies(values: list[str]) -> dict[int, str]:
     return {int(ply): rest for ply, _, rest in (value.partition(":") for value in values)}
 
 
-def parse_args() -> argparse.Namespace:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
-    add = parser.add_argument
+def parser() -> argparse.ArgumentParser:
+    """The command line (every flag is documented in the module docstring: a test checks)."""
+    command_line = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
+    add = command_line.add_argument
     add("--name", default="fake-engine")
     add("--notation", choices=("iccs", "fairy"), default="iccs")
     add("--script", default="")
@@ -133,7 +134,7 @@ def parse_args() -> argparse.Namespace:
     add("--flood", type=int, default=0)
     add("--flood-forever", action="store_true")
     add("--ignore-quit", action="store_true")
-    return parser.parse_args()
+    return command_line
 
 
 class FakeEngine:
@@ -305,7 +306,7 @@ class FakeEngine:
 
 
 def main() -> None:
-    args = parse_args()
+    args = parser().parse_args()
     if args.pidfile:
         with open(args.pidfile, "a", encoding="utf-8") as pids:
             pids.write(f"{os.getpid()}\n")
