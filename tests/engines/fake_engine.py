@@ -76,9 +76,10 @@ class Input:
         within ``timeout``."""
         deadline = None if timeout is None else time.monotonic() + timeout
         while b"\n" not in self.buffer:
-            wait = None if deadline is None else max(0.0, deadline - time.monotonic())
-            if not select.select([0], [], [], wait)[0]:
-                return None
+            if deadline is not None:  # without a timeout, a blocking read is one system call less
+                wait = max(0.0, deadline - time.monotonic())
+                if not select.select([0], [], [], wait)[0]:
+                    return None
             chunk = os.read(0, 65536)
             if not chunk:
                 if self.buffer:
@@ -239,7 +240,9 @@ class FakeEngine:
             if args.ignore_term:
                 signal.signal(signal.SIGTERM, signal.SIG_IGN)
             time.sleep(HANG)
-        self.think(self.think_at.get(self.ply, args.think) / 1000)
+        think = self.think_at.get(self.ply, args.think)
+        if think:
+            self.think(think / 1000)
         self.answer()
 
     def think(self, seconds: float) -> None:
