@@ -1,7 +1,8 @@
 """xqadj in the browser (``web/``): the build, the module in Node, the page in headless Chromium.
 
 The build (``npm --prefix web ci && npm --prefix web run build``, as the README says) runs once
-per session; it needs node, npm and the npm registry, and a missing one fails under CI=true
+per session; it needs node, npm and the npm registry (Debian's nodejs and npm are installed when
+missing and the tests run as root), and a missing one fails under CI=true
 (``skip_or_fail``).  Then:
 
 * every rulebook case of ``tests/data/axf-cases.tsv`` (AXF) and ``cxa-cases.tsv`` (CXA, with and
@@ -35,7 +36,7 @@ from urllib.parse import quote, urlsplit
 
 import pytest
 from cdp import Browser, serve_folder
-from support import skip_or_fail
+from support import apt_install, skip_or_fail
 from test_report_browser import chromium, near, read_png, rgb  # noqa: F401 - a fixture
 
 from xqadj import svg
@@ -58,9 +59,12 @@ def _run(command: list[str], **kwargs: Any) -> subprocess.CompletedProcess[str]:
 @pytest.fixture(scope="session")
 def dist() -> Path:
     """web/dist, built as the README says (the wheel with this interpreter's pip)."""
-    for tool in ("node", "npm"):
-        if shutil.which(tool) is None:
-            skip_or_fail(f"{tool} is needed to build and test web/ and is missing")
+    missing = [tool for tool in ("node", "npm") if shutil.which(tool) is None]
+    if missing:
+        report = apt_install("nodejs", "npm")
+        for tool in missing:
+            if shutil.which(tool) is None:
+                skip_or_fail(f"{tool} is needed to build and test web/ and is missing ({report})")
     env = dict(os.environ, PYTHON=sys.executable)
     installed = _run(["npm", "--prefix", "web", "ci", "--no-audit", "--no-fund"], env=env)
     if installed.returncode != 0:

@@ -24,6 +24,9 @@ Flags (PLY is a ply number, or ``any`` for every ply):
   without ``cp``; ``--no-score``: no score line even if one is given;
 * ``--think MS``: wait MS milliseconds before each answer to ``go`` (``--think-at PLY:MS`` for
   one ply, repeatable), meanwhile answering ``isready`` and cut short by ``stop`` or ``quit``;
+  the move is chosen before the wait, which is measured from the ``go`` line's arrival;
+* ``--share F``: think F times its own time left (the ``go``'s ``wtime`` or ``btime``), and
+  say when it answered (``info string sent T``, T on the monotonic clock);
 * ``--usemillisec``: announce UCCI's ``option usemillisec`` (to ``ucci`` only);
 * ``--ponder``: announce a ``Ponder`` option (UCI2WB ponders only then).  ``go ponder`` is
   answered at ``ponderhit`` (as ``go`` for the position) or at ``stop`` (the same, with
@@ -35,6 +38,10 @@ Flags (PLY is a ply number, or ``any`` for every ply):
 * ``--no-handshake``: never answer ``uci``/``ucci``;
 * ``--deaf-after N``: answer only the first N ``isready`` outside a search;
 * ``--crash-at PLY``: exit with status 3 at ``go``;
+* ``--orphan-crash-at PLY``: at ``go``, start a child that keeps its stdout open, then exit with
+  status 3 (the pipe stays open: only the process's exit tells the crash);
+* ``--once FILE``: start only if FILE does not exist, and create it (a second start exits with
+  status 4: an engine that cannot be restarted);
 * ``--hang-at PLY``: never answer ``go``; ``--ignore-term``: ignore SIGTERM while hanging;
 * ``--illegal-at PLY``: play ``a1a9`` (illegal);
 * ``--nobestmove``: answer every ``go`` with UCCI's ``nobestmove``;
@@ -56,6 +63,7 @@ import os
 import random
 import select
 import signal
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -127,7 +135,9 @@ def parser() -> argparse.ArgumentParser:
     add("--exit-at-start", type=int)
     add("--no-handshake", action="store_true")
     add("--deaf-after", type=int, default=-1)
-    for flag in ("--crash-at", "--hang-at", "--illegal-at"):
+    add("--share", type=float)
+    add("--once")
+    for flag in ("--crash-at", "--orphan-crash-at", "--hang-at", "--illegal-at"):
         add(flag, type=at_ply, default=-1)
     add("--ignore-term", action="store_true")
     add("--nobestmove", action="store_true")
@@ -144,7 +154,7 @@ class FakeEngine:
         script = args.script
         if args.script_file:
             script = Path(args.script_file).read_text(encoding="utf-8")
-        self.script = script.split()
+        self.script: list[str] = script.split()
         self.move_at = plies(args.move_at)
         self.think_at = {ply: int(ms) for ply, ms in plies(args.think_at).items()}
         self.score_at = {ply: int(score) for ply, score in plies(args.score_at).items()}
@@ -207,10 +217,10 @@ class FakeEngine:
                 if rest.startswith("ponder"):
                     self.pondering = True
                 else:
-                    self.go()
+                    self.go(rest)
             elif command in ("ponderhit", "stop") and self.pondering:
                 self.pondering = False
-                self.answer(self.args.stop_move if command == "stop" else "")
+                self.answer(self.choose(self.args.stop_move if command == "stop" else ""))
             elif command == "quit" and not self.args.ignore_quit:
                 break
         while self.args.ignore_quit:  # a hung engine: only a signal ends it
@@ -232,22 +242,31 @@ class FakeEngine:
     def at(self, ply: int | None) -> bool:
         return ply is None or ply == self.ply
 
-    def go(self) -> None:
-        args = self.args
+    def go(self, limits: str) -> None:
+        args, read_go = self.args, time.monotonic()
         if self.at(args.crash_at):
             sys.exit(3)
+        if self.at(args.orphan_crash_at):
+            # The child inherits its stdout: the pipe stays open, only the exit tells the crash.
+            subprocess.Popen(["sleep", "600"], stdout=sys.stdout.fileno())
+            os._exit(3)
         if self.at(args.hang_at):
             if args.ignore_term:
                 signal.signal(signal.SIGTERM, signal.SIG_IGN)
             time.sleep(HANG)
-        think = self.think_at.get(self.ply, args.think)
+        move = self.choose()  # before the wait, so that the answer leaves at the deadline
+        think = self.think_at.get(self.ply, args.think) / 1000
+        if args.share is not None:
+            words = limits.split()
+            values = dict(zip(words[0::2], words[1::2], strict=False))
+            own = values.get("wtime" if self.board().turn == 0 else "btime", "0")
+            think = args.share * int(own) / 1000
         if think:
-            self.think(think / 1000)
-        self.answer()
+            self.think(read_go + think)
+        self.answer(move)
 
-    def think(self, seconds: float) -> None:
-        """Wait, but answer isready meanwhile; stop or quit cut the search short."""
-        deadline = time.monotonic() + seconds
+    def think(self, deadline: float) -> None:
+        """Wait until ``deadline``, answering isready meanwhile; stop or quit cut it short."""
         while (remaining := deadline - time.monotonic()) > 0:
             line = self.receive(remaining)
             if line is None:
@@ -261,24 +280,30 @@ class FakeEngine:
             if line == "isready":
                 self.say("readyok")
 
-    def answer(self, fallback: str = "") -> None:
+    def choose(self, fallback: str = "") -> str:
+        """The answer to a search of the last position (``MOVE:PONDER`` for a ponder move)."""
+        if self.args.nobestmove:
+            return "nobestmove"
+        if self.at(self.args.illegal_at):
+            return "a1a9"
+        if self.ply in self.move_at:
+            return self.move_at[self.ply]
+        if self.ply < len(self.script):
+            return self.script[self.ply]
+        return fallback or self.legal_move()
+
+    def answer(self, move: str) -> None:
         args, lines = self.args, []
         for index in range(args.flood):
             lines.append(f"info depth {index % 64} score cp {index % 100} pv " + "h2e2 " * 20)
         score = self.score_at.get(self.ply, args.score)
         if score is not None and not args.no_score:
             lines.append(f"info depth 1 score {'' if args.bare_score else 'cp '}{score} pv")
-        if args.nobestmove:
-            self.say(*lines, "nobestmove")
+        if args.share is not None:  # when it answered, on the monotonic clock xqadj reads
+            lines.append(f"info string sent {time.monotonic():.6f}")
+        if move == "nobestmove":
+            self.say(*lines, move)
             return
-        if self.at(args.illegal_at):
-            move = "a1a9"
-        elif self.ply in self.move_at:
-            move = self.move_at[self.ply]
-        elif self.ply < len(self.script):
-            move = self.script[self.ply]
-        else:
-            move = fallback or self.legal_move()
         best, _, ponder = move.partition(":")
         lines.append(f"bestmove {best}" + (f" ponder {ponder}" if ponder else ""))
         if args.double_bestmove and best != "(none)":
@@ -315,6 +340,11 @@ def main() -> None:
             pids.write(f"{os.getpid()}\n")
     if args.stderr:
         print(args.stderr, file=sys.stderr, flush=True)
+    if args.once:
+        if os.path.exists(args.once):
+            print("fake_engine: started once already", file=sys.stderr, flush=True)
+            sys.exit(4)
+        Path(args.once).touch()
     if args.exit_at_start is not None:
         print("fake_engine: cannot find my weights file", file=sys.stderr, flush=True)
         sys.exit(args.exit_at_start)

@@ -19,7 +19,11 @@ The process handling is meant to survive hostile engines:
 * before each search the engine is synchronised with ``isready``, so a stray second
   ``bestmove`` is dropped instead of being taken as the answer to the next position;
 * stderr is kept (its last lines end up in the error messages) and, with a log folder, every
-  line both ways and the stderr go to one file per engine instance.
+  line both ways and the stderr go to one file per engine instance;
+* the engine's process is watched, not only its pipe: an engine that exits while a child of its
+  own still holds its stdout is a crash at once (its process group is killed), not a time-out;
+* every line is stamped when the reader thread reads it, so that the time a search took is
+  ``go`` written to ``bestmove`` read, however late the waiting thread wakes up.
 """
 
 from __future__ import annotations
@@ -58,6 +62,8 @@ MAX_PENDING_LINES = 1000
 KEPT_INFO_LINES = 20
 #: stderr lines kept for error messages.
 KEPT_STDERR_LINES = 20
+#: Seconds the lines an engine wrote before its process exited have to reach the reader.
+EXIT_GRACE = 0.2
 
 
 class EngineError(Exception):
@@ -169,7 +175,11 @@ class SearchLimit:
 class EngineLog:
     """One engine instance's traffic both ways and its stderr, one line each, with the seconds
     since the engine started: ``0.012 > uci`` (sent), ``0.015 < uciok`` (received),
-    ``0.020 ! message`` (stderr), ``1.500 # note`` (said by xqadj)."""
+    ``0.020 ! message`` (stderr), ``1.500 # note`` (said by xqadj).
+
+    A log that cannot be written (disk full, ``ulimit -f``) never fails the engine: the first
+    error is kept in :attr:`error` (the file and the reason) and nothing more is written; the
+    match reads it and stops."""
 
     _numbers: dict[str, itertools.count[int]] = collections.defaultdict(lambda: itertools.count(1))
     _numbers_lock = threading.Lock()
@@ -182,20 +192,38 @@ class EngineLog:
             while self.path.exists():  # an earlier run's log: keep it
                 number = next(EngineLog._numbers[safe])
                 self.path = folder / f"{safe}-{number}.log"
-        self._file = self.path.open("w", encoding="utf-8")
         self._lock = threading.Lock()
         self._start = time.monotonic()
+        #: The first write error: ``"FILE: reason"``, or "".
+        self.error = ""
+        self._file: IO[str] | None = None
+        try:
+            self._file = self.path.open("w", encoding="utf-8")
+        except OSError as error:
+            self.error = f"{self.path}: {error.strerror}"
 
     def write(self, mark: str, line: str) -> None:
         with self._lock:
-            if self._file.closed:
+            if self._file is None or self._file.closed:
                 return
-            self._file.write(f"{time.monotonic() - self._start:.3f} {mark} {line}\n")
-            self._file.flush()
+            try:
+                self._file.write(f"{time.monotonic() - self._start:.3f} {mark} {line}\n")
+                self._file.flush()
+            except OSError as error:
+                self.error = f"{self.path}: {error.strerror}"
+                self._close()
+
+    def _close(self) -> None:
+        file, self._file = self._file, None
+        if file is not None:
+            try:
+                file.close()
+            except OSError as error:  # the buffered rest could not be written
+                self.error = self.error or f"{self.path}: {error.strerror}"
 
     def close(self) -> None:
         with self._lock:
-            self._file.close()
+            self._close()
 
 
 class PositionText:
@@ -262,9 +290,14 @@ class Engine:
         #: Whether the last :meth:`best_move` got as far as sending ``go`` (a time-out after
         #: it is the search's; before it, the engine's answer to ``isready``).
         self.searching = False
-        self._pending: collections.deque[str] = collections.deque()
+        #: Lines read, each with the monotonic time the reader thread read it.
+        self._pending: collections.deque[tuple[float, str]] = collections.deque()
+        #: When the line :meth:`read_until` returned last was read.
+        self.last_line_at = 0.0
         self._ready = threading.Condition()
         self._eof = False
+        #: The engine's process has exited (seen by the watcher thread, not by the pipe).
+        self._gone = False
         self._killed = False
         try:
             self._process = subprocess.Popen(
@@ -293,6 +326,8 @@ class Engine:
         )
         self._stdout_reader.start()
         self._stderr_reader.start()
+        if hasattr(os, "waitid"):
+            threading.Thread(target=self._watch, daemon=True).start()
         try:
             self._handshake(start_timeout)
         except EngineError as error:
@@ -311,6 +346,9 @@ class Engine:
         try:
             while True:
                 raw = stream.readline(MAX_LINE_BYTES)
+                # Stamped before anything else: the engine is charged up to here, not up to
+                # when the game's thread gets round to the line.
+                read_at = time.monotonic()
                 if not raw:
                     break
                 line = raw.decode("utf-8", "replace").rstrip("\r\n")
@@ -323,7 +361,7 @@ class Engine:
                     if len(self._pending) >= MAX_PENDING_LINES:
                         self._pending.popleft()
                         self.dropped_lines += 1
-                    self._pending.append(line)
+                    self._pending.append((read_at, line))
                     self._ready.notify_all()
         except (OSError, ValueError):  # the pipe broke
             pass
@@ -334,6 +372,28 @@ class Engine:
             # Closed here, by the thread that reads it: closing it from another thread would
             # wait for this thread's blocked read.
             stream.close()
+
+    def _watch(self) -> None:
+        """Wait for the engine's process to exit (without reaping it: its pid stays its
+        group's id), then kill the rest of its group: a child of a wrapper script that holds
+        the engine's stdout would otherwise hide the exit until a time-out."""
+        try:
+            os.waitid(os.P_PID, self._process.pid, os.WEXITED | os.WNOWAIT)
+        except (ChildProcessError, OSError):  # reaped by kill() already
+            pass
+        if self._process.returncode is None:
+            try:
+                os.killpg(self._process.pid, signal.SIGKILL)
+            except (ProcessLookupError, PermissionError):
+                pass
+        with self._ready:
+            self._gone = True
+            self._ready.notify_all()
+
+    @property
+    def log_error(self) -> str:
+        """The ``--log`` file's write error (``"FILE: reason"``), or ""."""
+        return self.log.error if self.log is not None else ""
 
     def _read_stderr(self, stream: IO[bytes]) -> None:
         try:
@@ -387,19 +447,29 @@ class Engine:
         (non-``info``) lines before it."""
         deadline = time.monotonic() + timeout
         seen: list[str] = []
+        # Once the process is gone, what it wrote before it died is still read (a moment
+        # for the reader thread); then it has crashed, whoever else holds the pipe.
+        gone_by: float | None = None
         while True:
             with self._ready:
                 while not self._pending and not self._eof:
-                    remaining = deadline - time.monotonic()
+                    now = time.monotonic()
+                    if self._gone and gone_by is None:
+                        gone_by = now + EXIT_GRACE
+                    if gone_by is not None and now >= gone_by:
+                        break
+                    remaining = deadline - now
                     if remaining <= 0:
                         wanted = " or ".join(repr(p) for p in prefixes)
                         raise EngineError(
                             "timeout", f"{self.spec.name} sent no {wanted} within {timeout:.1f} s"
                         )
-                    self._ready.wait(remaining)
-                if not self._pending:  # end of output: the engine exited
+                    self._ready.wait(
+                        remaining if gone_by is None else min(remaining, gone_by - now)
+                    )
+                if not self._pending:  # end of output, or the process died: it exited
                     raise self._exited(f"while waiting for {prefixes[0]!r}")
-                line = self._pending.popleft()
+                self.last_line_at, line = self._pending.popleft()
             if line.split()[:1] and line.split()[0] in prefixes:
                 return line, seen
             seen.append(line)
@@ -407,7 +477,7 @@ class Engine:
     def _drain(self) -> None:
         """Forget the lines not read yet (a stray ``bestmove`` among them is counted)."""
         with self._ready:
-            for line in self._pending:
+            for _, line in self._pending:
                 if line.split()[:1] in (["bestmove"], ["nobestmove"]):
                     self._note_stray(line)
             self._pending.clear()
@@ -531,12 +601,17 @@ class Engine:
                 self._note_stray(stray)
         self.searching = True
         wait = deadline if deadline is not None else limit.deadline(protocol, self.time_unit)
-        # The clock runs from the go's write: the wait for readyok is part of it.
+        # The clock runs from the go's write (the wait for readyok is part of it) to the
+        # bestmove read by the reader thread (its stamp), not to when this thread wakes up:
+        # under load the difference lost games.
         wait = max(0.0, wait - (time.monotonic() - started))
+        answered = False
         try:
             line, _ = self.read_until("bestmove", "nobestmove", timeout=wait)
+            answered = True
         finally:
-            self.last_search_ms = int((time.monotonic() - started) * 1000)
+            ended = self.last_line_at if answered else time.monotonic()
+            self.last_search_ms = max(0, int((ended - started) * 1000))
             self.last_info = list(self.recent_info)
         tokens = line.split()
         if tokens[0] == "nobestmove":
@@ -562,9 +637,7 @@ class Engine:
         deadline = time.monotonic() + timeout
         while True:
             try:
-                info = os.waitid(
-                    os.P_PID, self._process.pid, os.WEXITED | os.WNOHANG | os.WNOWAIT
-                )
+                info = os.waitid(os.P_PID, self._process.pid, os.WEXITED | os.WNOHANG | os.WNOWAIT)
             except ChildProcessError:  # reaped elsewhere
                 return self._process.poll()
             if info is not None:

@@ -1,7 +1,15 @@
 """``xqadj match`` on the command line: arguments in, exit status out.
 
 Here :func:`main` checks the arguments, plays the match and prints its statistics and summary,
-writes ``--results`` and ``--html``, and turns how the match ended into the exit status.
+writes ``--results`` and ``--html``, and turns how the match ended into the exit status:
+
+* 0: the match was played (or the SPRT stopped it);
+* 1: it could not start (an engine did not start, the ``--resume`` PGN is not this match's);
+* 2: bad arguments;
+* 3: an engine could not be restarted (the match stopped, or went on without it);
+* 74 (``EX_IOERR``): a file could not be written (the PGN, a ``--log`` file, ``--results``);
+  the match stopped as at Ctrl-C, the finished games kept and the statistics printed;
+* 130 / 143: Ctrl-C / SIGTERM; 141: the output was closed.
 
 Layer: integrations.  Inside :mod:`xqadj.integrations.match` it imports only the modules
 below it (the top but for the package itself).
@@ -27,6 +35,10 @@ from xqadj.integrations.match.outputs import (
 from xqadj.integrations.match.record import MatchError
 
 __all__ = ["main"]
+
+#: Exit statuses (see the module's docstring).
+EXIT_ENGINE_LOST = 3
+EXIT_WRITE_ERROR = 74
 
 
 class _Terminated(KeyboardInterrupt):
@@ -80,7 +92,9 @@ def main(args: argparse.Namespace) -> int:
             )
             write_results(config.results, document)
         except OSError as error:
-            print(f"xqadj match: --results {config.results}: {error.strerror}", file=sys.stderr)
+            problem = f"cannot write --results {config.results}: {error.strerror}"
+            if problem not in result.problems:
+                result.problems.append(problem)
     try:
         for line in match.statistics(final=True):
             print(line, flush=True)
@@ -113,4 +127,11 @@ def main(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return 128 + int(result.signal)
+    for problem in result.problems:
+        print(f"xqadj match: {problem}", file=sys.stderr)
+    if any(problem.startswith("cannot write") for problem in result.problems):
+        print(f"xqadj match: write error; {played} finished games kept", file=sys.stderr)
+        return EXIT_WRITE_ERROR
+    if result.lost:
+        return EXIT_ENGINE_LOST
     return 0

@@ -2,9 +2,16 @@
 
 It names the engines, makes the schedule and the game jobs, hands them to a runner
 (:class:`.local.LocalRunner`, or :class:`.cluster.ClusterRunner` with ``--cluster``), and
-takes every finished game as it comes, in any order: it tallies it (:mod:`.tally`), appends
-it to the PGN file and prints its line (:mod:`.outputs`), and stops the match when the SPRT is
-decided.
+takes every finished game as it comes, in any order: it appends it to the PGN file, tallies
+it (:mod:`.tally`), prints its line and rewrites ``--results`` (:mod:`.outputs`), and stops the
+match when the SPRT is decided.
+
+It also stops the match, as Ctrl-C does (the games in progress dropped, the finished ones
+kept), when a file cannot be written (the PGN, a ``--log`` file, ``--results``: stopped
+``write error``; a game whose PGN write failed is cut off the file and not counted), and when an
+engine cannot be restarted and no game without it is left (stopped ``engine lost``; in a
+tournament of three or more engines the others play on, that engine's games not played).  A game
+not played for a lost engine is never a result: not in the PGN, the tally or the SPRT.
 
 Layer: integrations.  Inside :mod:`xqadj.integrations.match` it imports only the modules
 below it: :mod:`.record`, :mod:`.schedule`, :mod:`.options`, :mod:`.game`, :mod:`.tally`,
@@ -13,16 +20,29 @@ below it: :mod:`.record`, :mod:`.schedule`, :mod:`.options`, :mod:`.game`, :mod:
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 from typing import TextIO
 
 from xqadj.board import Board
 from xqadj.integrations.match.cluster import ClusterRunner
-from xqadj.integrations.match.game import GameJob, Runner, game_jobs
+from xqadj.integrations.match.game import (
+    GameJob,
+    Runner,
+    game_jobs,
+    match_tags,
+    opening_hash,
+)
 from xqadj.integrations.match.local import LocalRunner
 from xqadj.integrations.match.options import MatchConfig, Player
-from xqadj.integrations.match.outputs import PgnFile, progress_line, sprt_line
+from xqadj.integrations.match.outputs import (
+    PgnFile,
+    progress_line,
+    results_document,
+    sprt_line,
+    write_results,
+)
 from xqadj.integrations.match.record import GameRecord, MatchResult
 from xqadj.integrations.match.schedule import default_schedule, resume_point
 from xqadj.integrations.match.tally import MatchTally
@@ -67,6 +87,10 @@ class Match:
         self.runner: Runner = runner
         self._pgn: PgnFile | None = None
         self._records: dict[int, GameRecord] = {}
+        self._jobs: list[GameJob] = []
+        #: Why the director stopped the match ("write error", "engine lost"), or "".
+        self._why = ""
+        self._result = MatchResult([], "", len(self.schedule))
 
     def stop(self) -> None:
         """Stop the match: start no more games and end those in progress unscored."""
@@ -75,15 +99,29 @@ class Match:
     def run(self) -> MatchResult:
         config = self.config
         runner = self.runner
-        result = MatchResult([], "", len(self.schedule))
+        result = self._result
         jobs: list[GameJob] = []
         try:
-            start = resume_point(self.schedule, self.names, config.pgn, config.resume)
+            tags = dict(match_tags(config, self.book))
+            start = resume_point(
+                self.schedule,
+                self.names,
+                config.pgn,
+                config.resume,
+                tags,
+                lambda game: opening_hash(self.book.opening(game.opening)),
+            )
             by_number = {game.number: game for game in self.schedule}
             for number, found in sorted(start.played.items()):
                 self.tally.add_played(by_number[number], found)
             result.resumed = len(start.played)
-            jobs = game_jobs(config, start.remaining, self.book, self.players, start.round_offset)
+            jobs = self._jobs = game_jobs(
+                config, start.remaining, self.book, self.players, start.round_offset
+            )
+            if start.cut is not None and config.pgn is not None:
+                os.truncate(config.pgn, start.cut)
+            for note in start.notes:
+                print(f"xqadj match: {note}", file=self.out, flush=True)
             if jobs:
                 runner.start(len(jobs))
             if config.pgn is not None:
@@ -95,7 +133,7 @@ class Match:
             runner.close()
             if self._pgn is not None:
                 self._pgn.close()
-        result.stopped, result.signal = runner.stopped, runner.signal
+        result.stopped, result.signal = runner.stopped or self._why, runner.signal
         # In the schedule's order, whatever order they finished in.
         result.records = [
             self._records[job.scheduled.number]
@@ -109,14 +147,33 @@ class Match:
         """Take a finished game: the runner calls this for one game at a time."""
         config = self.config
         scheduled = job.scheduled
-        self._records[scheduled.number] = record
+        if record.lost_engine:
+            self._lost(record)
+            return
         if self._pgn is not None:
-            self._pgn.write(record)
+            try:
+                self._pgn.write(record)
+            except BrokenPipeError:  # --pgn /dev/stdout into `head`: the output closed
+                raise
+            except OSError as error:
+                # Not in the PGN, so not counted: a --resume plays it again.
+                self._stop_writing(
+                    f"--pgn {config.pgn}: {error.strerror}; game {scheduled.number} not kept"
+                )
+                return
         if config.epd_out is not None:
             _append_end_position(config.epd_out, record)
+        self._records[scheduled.number] = record
         self.tally.add(scheduled, record)
+        if config.results is not None:  # current before the game's line is printed
+            try:
+                write_results(config.results, self.results_document())
+            except OSError as error:
+                self._stop_writing(f"--results {config.results}: {error.strerror}")
         total = len(self.schedule)
         print(progress_line(scheduled, record, total, self.tally), file=self.out, flush=True)
+        if record.write_error:
+            self._stop_writing(f"--log {record.write_error}")
         state = self.tally.decide()
         if state is not None:
             print(sprt_line(state, self.tally.done), file=self.out, flush=True)
@@ -126,6 +183,45 @@ class Match:
         if config.rating_interval and self.tally.done % config.rating_interval == 0 and not last:
             for line in self.tally.statistics():
                 print(line, file=self.out, flush=True)
+
+    def results_document(self) -> dict[str, object]:
+        """What ``--results`` holds now."""
+        return results_document(
+            self.config, self.players, len(self.schedule), self.tally, self._result
+        )
+
+    def _stop_writing(self, problem: str) -> None:
+        """A file could not be written: stop the match as Ctrl-C does."""
+        problem = f"cannot write {problem}"
+        if problem not in self._result.problems:  # the same file failing again
+            self._result.problems.append(problem)
+        self._why = self._why or "write error"
+        self.stop()
+
+    def _lost(self, record: GameRecord) -> None:
+        """An engine cannot be restarted: drop it, and stop the match when every game left
+        needs it (or another lost one)."""
+        name = record.lost_engine
+        result = self._result
+        if name in result.lost:
+            return
+        result.lost.append(name)
+        left = [
+            job
+            for job in self._jobs
+            if job.scheduled.number not in self._records
+            and self.names[job.scheduled.red] not in result.lost
+            and self.names[job.scheduled.black] not in result.lost
+        ]
+        if left:
+            what = f"{name} is dropped: its games are not played, {len(left)} others go on"
+        else:
+            what = "the match stops"
+            self._why = self._why or "engine lost"
+            self.stop()
+        problem = f"{record.comment}; {what}"
+        result.problems.append(problem)
+        print(f"xqadj match: {problem}", file=sys.stderr, flush=True)
 
     def score_line(self) -> str:
         """``score A 3 - 2 B`` for two engines, else ``A 3, B 2.5, C 0.5``."""

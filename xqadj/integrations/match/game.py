@@ -15,6 +15,8 @@ Layer: integrations.  Inside :mod:`xqadj.integrations.match` it imports only :mo
 
 from __future__ import annotations
 
+import hashlib
+import json
 import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
@@ -40,11 +42,20 @@ from xqadj.referee import Game
 __all__ = ["EngineSlot", "Finished", "GameJob", "Runner", "game_jobs", "play_game", "play_job"]
 
 
+#: Seconds a search on a clock may go past the flag before the wait for ``bestmove`` ends:
+#: the move is judged by its stamp (:attr:`.Engine.last_search_ms`), so a reply read just in
+#: time but handled late by a busy game thread is no loss on time.
+READ_SLACK = 0.25
+
+
 class EngineSlot:
     """One engine kept alive across games, restarted after a failure.
 
     ``stop`` (set at Ctrl-C) makes :meth:`get` refuse to start an engine, so that no engine is
-    started while the match is being stopped.
+    started while the match is being stopped.  An engine that has run before and then fails
+    to start twice in a row cannot be restarted: :attr:`lost` says why, and :meth:`get` raises
+    an :class:`.EngineError` of kind ``unstartable`` from then on (the game is not played, see
+    :attr:`.GameRecord.lost_engine`).
     """
 
     def __init__(
@@ -59,23 +70,60 @@ class EngineSlot:
         self.log_dir = log_dir
         self.stop = stop if stop is not None else threading.Event()
         self.engine: Engine | None = None
+        #: Why the engine cannot be restarted, or "".
+        self.lost = ""
+        self._started = False
+        self._log_error = ""
         self._lock = threading.Lock()
 
     def get(self) -> Engine:
         with self._lock:
             if self.stop.is_set():
                 raise EngineError("stopped", "the match is being stopped")
+            if self.lost:
+                raise EngineError("unstartable", self.lost)
             if self.engine is None or not self.engine.alive:
                 if self.engine is not None:
+                    self._forget(self.engine)
                     self.engine.kill()  # what is left of its process group
                 self.engine = None
-                self.engine = Engine(self.spec, self.start_timeout, self.log_dir)
+                self.engine = self._start()
             return self.engine
+
+    def _start(self) -> Engine:
+        tries = 2 if self._started else 1
+        for attempt in range(tries):
+            try:
+                engine = Engine(self.spec, self.start_timeout, self.log_dir)
+            except EngineError as error:
+                if error.kind == "stopped" or self.stop.is_set():
+                    raise
+                if attempt + 1 == tries and self._started:
+                    # It ran before and fails again on a retry: each further game would be a
+                    # forfeit at 0 plies, counted as a result; the match must hear of it.
+                    self.lost = f"{self.spec.name} cannot be restarted: {error}"
+                    raise EngineError("unstartable", self.lost) from None
+                if attempt + 1 == tries:
+                    raise
+            else:
+                self._started = True
+                return engine
+        raise AssertionError("unreachable")  # pragma: no cover
+
+    def _forget(self, engine: Engine) -> None:
+        self._log_error = self._log_error or engine.log_error
+
+    def log_error(self) -> str:
+        """The first ``--log`` write error of this slot's engines (``"FILE: reason"``), or
+        ""."""
+        engine = self.engine
+        return self._log_error or (engine.log_error if engine is not None else "")
 
     def reset(self) -> None:
         """Kill the engine (it is restarted by the next :meth:`get`)."""
         engine, self.engine = self.engine, None
         if engine is not None:
+            self._forget(engine)
             engine.kill()
 
     def kill(self) -> None:
@@ -116,7 +164,7 @@ def _search(
             go += f" depth {player.depth}"
         if player.nodes is not None:
             go += f" nodes {player.nodes}"
-    return limit, go, clock.allowed_ms() / 1000
+    return limit, go, clock.allowed_ms() / 1000 + READ_SLACK
 
 
 def play_game(
@@ -140,7 +188,47 @@ def play_game(
 
     ``players`` says how red and black search (clocks, fixed times, depths); an engine that
     overruns its clock loses on time.  ``adjudicator`` rules draws and resignations from the
-    engines' scores, after a move that drew no ruling from xqadj."""
+    engines' scores, after a move that drew no ruling from xqadj.
+
+    Two outcomes are not results: an engine that cannot be restarted gives a record with
+    result ``*`` and :attr:`.GameRecord.lost_engine` set (the game was not played), and a
+    ``--log`` file that could not be written is named in :attr:`.GameRecord.write_error`
+    (the game itself is sound; the match stops after it)."""
+    record = _play(
+        number,
+        opening,
+        red,
+        black,
+        limit,
+        move_limit,
+        max_plies,
+        rules,
+        forbidden_run,
+        stop,
+        players,
+        adjudicator,
+        match_game,
+    )
+    if record is not None:
+        record.write_error = red.log_error() or black.log_error()
+    return record
+
+
+def _play(
+    number: int,
+    opening: Opening,
+    red: EngineSlot,
+    black: EngineSlot,
+    limit: SearchLimit,
+    move_limit: int,
+    max_plies: int,
+    rules: str,
+    forbidden_run: bool,
+    stop: threading.Event | None,
+    players: tuple[Player, Player] | None,
+    adjudicator: Adjudicator | None,
+    match_game: int | None,
+) -> GameRecord | None:
     red_player, black_player = players or (Player(), Player())
     record = GameRecord(
         number,
@@ -179,6 +267,8 @@ def play_game(
         except EngineError as error:
             if stopped(error):
                 return None
+            if error.kind == "unstartable":
+                return _unplayed(record, slot.spec.name, str(error))
             slot.reset()
             return _forfeit(record, game, side, error.kind, str(error))
     while game.ruling is None:
@@ -210,6 +300,8 @@ def play_game(
         except EngineError as error:
             if stopped(error):
                 return None
+            if error.kind == "unstartable":
+                return _unplayed(record, slot.spec.name, str(error))
             if error.kind == "timeout" and clock is not None and engine and engine.searching:
                 # The flag fell while it searched: a loss on time, not a hung engine.  Told to
                 # stop, it answers; the next isready drops that late bestmove.
@@ -342,6 +434,13 @@ def _time_forfeit(
     return record
 
 
+def _unplayed(record: GameRecord, name: str, reason: str) -> GameRecord:
+    record.result, record.termination = "*", "not played"
+    record.lost_engine = name
+    record.comment = reason
+    return record
+
+
 def _forfeit(record: GameRecord, game: Game, loser: int, kind: str, detail: str) -> GameRecord:
     record.moves = list(game.moves)
     record.result = "0-1" if loser == RED else "1-0"
@@ -368,6 +467,57 @@ class GameJob:
     forbidden_run: bool
     draw: DrawRule | None = None
     resign: ResignRule | None = None
+    #: The match's tags for the game's PGN (:func:`match_tags`, and its ``MatchOpening``:
+    #: :func:`opening_hash`).
+    tags: tuple[tuple[str, str], ...] = ()
+
+
+def opening_hash(opening: Opening) -> str:
+    """A hash of an opening (its position and moves): short enough for a PGN tag line."""
+    return hashlib.sha256(opening.text().encode("utf-8")).hexdigest()[:16]
+
+
+def book_hash(book: OpeningBook) -> str:
+    """A hash of the book's content, whatever its order (the order is the seed's)."""
+    texts = sorted(opening.text() for opening in book.openings)
+    return hashlib.sha256("\n".join(texts).encode("utf-8")).hexdigest()[:16]
+
+
+def match_tags(config: MatchConfig, book: OpeningBook) -> tuple[tuple[str, str], ...]:
+    """The tags every game of the match carries, for ``--resume`` to check: ``MatchId`` (a
+    hash of what decides the games: the engines' names, commands, protocols and options, how
+    each searches, the limits, the rules, the adjudication, the pairing and the book in its
+    order), ``MatchBook`` (the book's content) and ``MatchSeed`` (with a shuffled book).
+    Concurrency, file names, time-outs and the SPRT are left out: they change no game."""
+    engines = [
+        [
+            spec.name,
+            spec.command,
+            spec.protocol,
+            spec.notation,
+            sorted(spec.options.items()),
+            str(spec.directory or ""),
+            spec.time_unit,
+        ]
+        for spec in config.engines
+    ]
+    limit = config.limit
+    what = {
+        "engines": engines,
+        "players": [repr(player) for player in config.players],
+        "limit": [limit.movetime, limit.depth, limit.nodes],
+        "move_limit": config.move_limit,
+        "max_plies": config.max_plies,
+        "rules": [config.rules, config.forbidden_run],
+        "adjudication": [repr(config.draw), repr(config.resign)],
+        "games_per_encounter": config.games_per_encounter,
+        "book": [[opening.text() for opening in book.openings], book.start],
+    }
+    digest = hashlib.sha256(json.dumps(what, sort_keys=True).encode("utf-8")).hexdigest()
+    tags = [("MatchId", digest[:16]), ("MatchBook", book_hash(book))]
+    if config.seed is not None:
+        tags.append(("MatchSeed", str(config.seed)))
+    return tuple(tags)
 
 
 def game_jobs(
@@ -379,6 +529,7 @@ def game_jobs(
 ) -> list[GameJob]:
     """The jobs of ``games``: each with its opening from ``book`` and its engines'
     ``players``, numbered from ``round_offset``."""
+    tags = match_tags(config, book)
     return [
         GameJob(
             game,
@@ -392,6 +543,7 @@ def game_jobs(
             config.forbidden_run,
             config.draw,
             config.resign,
+            (*tags, ("MatchOpening", opening_hash(book.opening(game.opening)))),
         )
         for game in games
     ]
@@ -406,7 +558,7 @@ def play_job(
     if job.draw is not None or job.resign is not None:
         # Its counts are this game's own: a new one for every game.
         adjudicator = Adjudicator(job.draw, job.resign)
-    return play_game(
+    record = play_game(
         job.number,
         job.opening,
         engines[job.scheduled.red],
@@ -421,6 +573,9 @@ def play_job(
         adjudicator=adjudicator,
         match_game=job.scheduled.number,
     )
+    if record is not None:
+        record.match_tags = job.tags
+    return record
 
 
 #: What a runner calls with each finished game: its job and its record.
@@ -431,7 +586,9 @@ class Runner(Protocol):
     """What plays a match's games: given the jobs, it plays them (each with :func:`play_job`)
     and hands every finished record to ``finished`` as it comes, in any order; a game cut
     short by :meth:`stop` is not handed on.  The director calls ``finished`` only to tally
-    and write; it may call :meth:`stop` from inside it (the SPRT decided)."""
+    and write; it may call :meth:`stop` from inside it (the SPRT decided, a file could not be
+    written, an engine is lost), and then says why itself: :attr:`stopped` stays "".  A record
+    must come back with its ``lost_engine`` and ``write_error`` (they pickle)."""
 
     #: "" while all goes well, "interrupted" (Ctrl-C, SIGTERM) or "output closed" (EPIPE).
     stopped: str

@@ -366,12 +366,14 @@ class MatchConfig:
     resign: ResignRule | None = None
     #: Go on with the match whose first games the PGN file holds.
     resume: bool = False
-    #: Write every game and the statistics here as JSON at the end.
+    #: Write every game and the statistics here as JSON, after every game and at the end.
     results: Path | None = None
     #: Play the games on this Dask cluster (``local[:N]`` or a scheduler's address), not here.
     cluster: str | None = None
     #: Append each game's end position here as a FEN line (``-epdout``).
     epd_out: Path | None = None
+    #: The seed that shuffled the book (``--seed``, or the one drawn), None for none.
+    seed: int | None = None
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -484,12 +486,16 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "stays S cp or more below zero for C of its moves",
     )
     parser.add_argument(
-        "--results", type=Path, metavar="FILE", help="write every game and the statistics as JSON"
+        "--results",
+        type=Path,
+        metavar="FILE",
+        help="write every game and the statistics as JSON, after every game and at the end",
     )
     parser.add_argument(
         "--resume",
         action="store_true",
-        help="go on with the match whose first games the --pgn file holds (same options)",
+        help="go on with the match whose first games the --pgn file holds (same options; "
+        "every game of the file is checked against the schedule)",
     )
     limit = parser.add_mutually_exclusive_group()
     limit.add_argument(
@@ -764,9 +770,10 @@ def configure(args: argparse.Namespace) -> tuple[MatchConfig, list[str]]:
     )
     args._option = "--openings"
     book = OpeningBook()
+    seed = None
     if args.openings:
         spec = OpeningsSpec.parse(args.openings)
-        seed = args.seed
+        seed = args.seed if spec.order == "random" else None
         if spec.order == "random" and seed is None:
             seed = int.from_bytes(os.urandom(4), "big") >> 1
             notes.append(f"openings shuffled with --seed {seed} (give it to --resume this match)")
@@ -817,5 +824,6 @@ def configure(args: argparse.Namespace) -> tuple[MatchConfig, list[str]]:
         results=args.results,
         cluster=args.cluster,
         epd_out=getattr(args, "epdout", None),
+        seed=seed,
     )
     return config, notes

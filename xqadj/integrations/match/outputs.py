@@ -7,20 +7,23 @@ drawn by :mod:`xqadj.integrations.report`, its statistics by
 :mod:`xqadj.integrations.statsview`).
 
 Layer: integrations.  Inside :mod:`xqadj.integrations.match` it imports only :mod:`.record`,
-:mod:`.options` and :mod:`.tally`.
+:mod:`.schedule`, :mod:`.options` and :mod:`.tally`.
 """
 
 from __future__ import annotations
 
+import contextlib
+import errno
 import json
 import math
 import os
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TextIO
+from typing import TYPE_CHECKING, Any
 
 from xqadj.integrations.match.options import MatchConfig, Player
 from xqadj.integrations.match.record import GameRecord, MatchResult
+from xqadj.integrations.match.schedule import regular_file
 from xqadj.integrations.match.tally import MatchTally
 from xqadj.integrations.standings import elo_sample, forfeit_warnings
 from xqadj.integrations.stats import Pentanomial, SprtState, elo_estimate
@@ -55,17 +58,44 @@ def _pgn_separator(path: Path) -> str:
 
 
 class PgnFile:
-    """The PGN file of a match, opened to append (an earlier match's games stay)."""
+    """The PGN file of a match, opened to append (an earlier match's games stay).
+
+    A path that is not a regular file (``/dev/stdout``, a pipe, ``/dev/null``) is written to
+    only, never read back.  A game is written unbuffered, all of it or nothing: when a write
+    fails (disk full, ``ulimit -f``), what was written of that game is cut off again (in a
+    regular file) and the :class:`OSError` is raised, so the file ends with a whole game."""
 
     def __init__(self, path: Path, event: str, comments: bool = True) -> None:
         self.event, self.comments = event, comments
-        self._file: TextIO = path.open("a", encoding="utf-8")
-        self._file.write(_pgn_separator(path))
+        self.path = path
+        self.regular = regular_file(path)
+        separator = _pgn_separator(path) if self.regular and path.exists() else ""
+        self._file = path.open("ab", buffering=0)
+        try:
+            self._write(separator.encode())
+        except OSError:
+            self._file.close()
+            raise
+
+    def _write(self, data: bytes) -> None:
+        view = memoryview(data)
+        while view:
+            written = self._file.write(view)
+            if not written:  # a non-blocking pipe that is full: never spin on it
+                raise BlockingIOError(errno.EAGAIN, "the output would block")
+            view = view[written:]
 
     def write(self, record: GameRecord) -> None:
-        """Append one game, flushed: a match stopped later keeps it."""
-        self._file.write(record.pgn(self.event, self.comments) + "\n")
-        self._file.flush()
+        """Append one game; raises OSError, the file cut back to the games before."""
+        data = (record.pgn(self.event, self.comments) + "\n").encode("utf-8")
+        size = os.fstat(self._file.fileno()).st_size if self.regular else 0
+        try:
+            self._write(data)
+        except OSError:
+            if self.regular:
+                with contextlib.suppress(OSError):
+                    os.ftruncate(self._file.fileno(), size)
+            raise
 
     def close(self) -> None:
         self._file.close()
@@ -97,6 +127,8 @@ def summary_line(tally: MatchTally, result: MatchResult, pgn: Path | None) -> st
         summary += f" (SPRT: {result.decision.accepted} accepted)"
     elif result.stopped:
         summary += f" ({result.stopped}: {result.planned - played} not played)"
+    elif result.lost:
+        summary += f" ({', '.join(result.lost)} lost: {result.planned - played} not played)"
     return summary
 
 
@@ -204,10 +236,27 @@ def results_document(
 
 
 def write_results(path: Path, document: dict[str, Any]) -> None:
-    """Write the JSON next to ``path`` and rename it there: never half a file."""
-    temporary = path.with_name(path.name + ".part")
-    temporary.write_text(json.dumps(document, indent=2) + "\n", encoding="utf-8")
-    os.replace(temporary, path)
+    """Write the ``--results`` JSON; raises OSError.
+
+    A regular file is replaced at once: the JSON goes to ``FILE.part`` next to it, renamed
+    over it, so that a reader (or a ``kill -9``) never sees half a file; a ``.part`` left by a
+    failed write is removed.  A symlink is followed: the file it points to is replaced, the
+    link stays.  Any other path (``/dev/null``, ``/dev/stdout``, a pipe) is written in place,
+    never replaced by a regular file."""
+    text = json.dumps(document, indent=2) + "\n"
+    target = Path(os.path.realpath(path))
+    if not regular_file(target):
+        with target.open("w", encoding="utf-8") as out:
+            out.write(text)
+        return
+    temporary = target.with_name(target.name + ".part")
+    try:
+        temporary.write_text(text, encoding="utf-8")
+        os.replace(temporary, target)
+    except OSError:
+        with contextlib.suppress(OSError):
+            temporary.unlink()
+        raise
 
 
 def write_html(

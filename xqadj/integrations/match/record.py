@@ -76,6 +76,14 @@ class GameRecord:
     #: A comment for each move, "" for none (``book`` for the opening's moves, on clocks
     #: ``score/depth time [%clk …]``).
     move_comments: list[str] = field(default_factory=list)
+    #: The match's own tags (``MatchId``, ``MatchBook``, ``MatchSeed``, ``MatchOpening``):
+    #: what ``--resume`` checks a game of the PGN against.
+    match_tags: tuple[tuple[str, str], ...] = ()
+    #: Not a result: the engine that could not be restarted, so this game was not played.
+    lost_engine: str = ""
+    #: A ``--log`` file that could not be written while this game was played
+    #: (``"FILE: reason"``): the match stops after it.
+    write_error: str = ""
 
     def score_for(self, name: str) -> float:
         if self.result == "1/2-1/2":
@@ -111,6 +119,7 @@ class GameRecord:
             headers.append(("ForbiddenRun", "1"))
         if self.match_game is not None:
             headers.append((MATCH_GAME_TAG, str(self.match_game)))
+        headers += self.match_tags
         return headers
 
     def pgn(self, event: str, comments: bool = True) -> str:
@@ -156,7 +165,9 @@ class MatchResult:
     """The finished games in order, and why the match ended early, if it did."""
 
     records: list[GameRecord]
-    #: "" (all games played), "interrupted" (Ctrl-C / SIGTERM) or "output closed" (EPIPE).
+    #: "" (all games played), "interrupted" (Ctrl-C / SIGTERM), "output closed" (EPIPE),
+    #: "write error" (the PGN, a ``--log`` or the ``--results`` file could not be written) or
+    #: "engine lost" (an engine could not be restarted and no game without it was left).
     stopped: str = ""
     #: The games of this match: finished ones plus those not played.
     planned: int = 0
@@ -166,6 +177,11 @@ class MatchResult:
     decision: SprtState | None = None
     #: Games taken from the PGN with ``--resume``.
     resumed: int = 0
+    #: What went wrong, one line each (a file that could not be written, an engine that
+    #: could not be restarted): printed on stderr at the end.
+    problems: list[str] = field(default_factory=list)
+    #: Engines that could not be restarted (their remaining games were not played).
+    lost: list[str] = field(default_factory=list)
 
     def scores(self, name: str) -> float:
         return sum(r.score_for(name) for r in self.records)

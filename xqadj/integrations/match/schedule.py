@@ -11,20 +11,29 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Sequence
+import stat
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from xqadj.integrations.match.record import MatchError
 from xqadj.integrations.tournament import (
+    MATCH_GAME_TAG,
     PlayedGame,
     ScheduledGame,
-    check_resume,
-    read_played,
     schedule,
 )
 
-__all__ = ["Resumption", "count_pgn_games", "default_schedule", "plan", "resume_point"]
+__all__ = [
+    "PgnGame",
+    "Resumption",
+    "count_pgn_games",
+    "default_schedule",
+    "plan",
+    "read_pgn_games",
+    "regular_file",
+    "resume_point",
+]
 
 
 def default_schedule(games: int) -> list[ScheduledGame]:
@@ -44,13 +53,78 @@ def plan(
     return schedule(engines, tournament, rounds or 1, games_per_encounter), games_per_encounter
 
 
+def regular_file(path: Path) -> bool:
+    """Whether ``path`` is a regular file or does not exist yet (a symlink is followed): only
+    such a file is read back; ``/dev/stdout``, ``/dev/null`` or a pipe is only written to."""
+    try:
+        return stat.S_ISREG(path.stat().st_mode)
+    except FileNotFoundError:
+        return True
+
+
 def count_pgn_games(path: Path) -> int:
-    """How many games a PGN file holds (its ``[Event`` tags), 0 if it does not exist."""
+    """How many games a PGN file holds (its ``[Event`` tags), 0 if it does not exist or is
+    not a regular file (it is not read: a pipe would hang, ``/dev/zero`` never end)."""
+    if not regular_file(path):
+        return 0
     try:
         text = path.read_text(encoding="utf-8", errors="replace")
     except FileNotFoundError:
         return 0
     return len(re.findall(r"^\s*\[Event\s", text, re.M))
+
+
+_TAG = re.compile(rb'^\s*\[(\w+)\s+"((?:[^"\\]|\\.)*)"\]\s*$')
+_RESULTS = ("1-0", "0-1", "1/2-1/2")
+
+
+@dataclass
+class PgnGame:
+    """One game of a PGN file as ``--resume`` reads it."""
+
+    #: Where it starts: its byte offset and its line (1-based).
+    offset: int
+    line: int
+    tags: dict[str, str] = field(default_factory=dict)
+    #: The last token of its move text (a finished game ends with its result).
+    last_token: str = ""
+
+    @property
+    def complete(self) -> bool:
+        """Whether it was written to the end: its move text ends with its ``[Result]``, one
+        of ``1-0``, ``0-1``, ``1/2-1/2``."""
+        result = self.tags.get("Result", "")
+        return result in _RESULTS and self.last_token == result
+
+
+def read_pgn_games(data: bytes) -> list[PgnGame]:
+    """The games of a PGN file's bytes, each with its tags and the end of its move text."""
+    games: list[PgnGame] = []
+    in_tags = False
+    offset = 0
+    for number, line in enumerate(data.splitlines(keepends=True), 1):
+        match = _TAG.match(line)
+        if match:
+            if not in_tags:
+                games.append(PgnGame(offset, number))
+                in_tags = True
+            value = match.group(2).decode("utf-8", "replace")
+            games[-1].tags[match.group(1).decode()] = value.replace('\\"', '"').replace(
+                "\\\\", "\\"
+            )
+        elif line.lstrip().startswith(b"["):  # a tag cut short: a game begun, not finished
+            if not in_tags:
+                games.append(PgnGame(offset, number))
+                in_tags = True
+            games[-1].tags["Result"] = "*"
+        elif line.strip():
+            in_tags = False
+            if games:
+                games[-1].last_token = line.split()[-1].decode("utf-8", "replace")
+        offset += len(line)
+    if games and not data.endswith(b"\n"):
+        games[-1].last_token = ""  # cut in the middle of its last line
+    return games
 
 
 @dataclass
@@ -61,27 +135,117 @@ class Resumption:
     remaining: list[ScheduledGame]
     played: dict[int, PlayedGame] = field(default_factory=dict)
     round_offset: int = 0
+    #: With ``--resume``: the byte offset of a last game only half written (a kill or a full
+    #: disk in the middle of writing it), to be cut off the file before the match goes on.
+    cut: int | None = None
+    #: What to tell the user (the half-written game cut off).
+    notes: list[str] = field(default_factory=list)
 
 
 def resume_point(
-    games: Sequence[ScheduledGame], names: Sequence[str], pgn: Path | None, resume: bool
+    games: Sequence[ScheduledGame],
+    names: Sequence[str],
+    pgn: Path | None,
+    resume: bool,
+    tags: Mapping[str, str] | None = None,
+    opening_hash: Callable[[ScheduledGame], str] | None = None,
 ) -> Resumption:
-    """The games still to play; with ``resume``, those of the PGN are checked against the
-    schedule and left out.  Raises :class:`MatchError` for a PGN that is not this match's."""
+    """The games still to play; with ``resume``, every finished game of the PGN is checked
+    against the game of the schedule with its ``[MatchGame]`` number and left out.
+
+    The checks, in this order, each naming the game and what differs: the game is this
+    schedule's, has the engines with these colours, the ``tags`` (``MatchSeed``, then
+    ``MatchBook``, then ``MatchId``), the ``MatchOpening`` hash ``opening_hash`` gives, and the same
+    ``[Round]`` offset as the others; no game twice.  A game without ``[MatchGame]`` or
+    ``[MatchId]`` (another tool's, another match's, an older xqadj's) cannot be checked and
+    is refused.  A last game only half written is not a finished game: it is left out and
+    :attr:`Resumption.cut` says where to cut the file; one in the middle of the file is
+    refused.  Raises :class:`MatchError`."""
     if not resume:
         # Rounds go on counting after the games an existing PGN file holds.
         return Resumption(list(games), round_offset=count_pgn_games(pgn) if pgn else 0)
     assert pgn is not None
+    if not regular_file(pgn):
+        raise MatchError(f"--resume {pgn}: not a regular file (a PGN to read back is needed)")
     try:
-        text = pgn.read_text(encoding="utf-8", errors="replace")
+        data = pgn.read_bytes()
     except FileNotFoundError:
-        text = ""
+        data = b""
     except OSError as error:
         raise MatchError(f"--resume: cannot read {pgn}: {error.strerror}") from None
-    played = read_played(text)
-    try:
-        remaining = check_resume(games, names, played)
-    except ValueError as error:
-        raise MatchError(f"--resume {pgn}: {error}") from None
-    offsets = [p.round - p.number for p in played.values() if p.round is not None]
-    return Resumption(remaining, played, offsets[0] if offsets else 0)
+    found = read_pgn_games(data)
+    result = Resumption([])
+    if found and not found[-1].complete:
+        last = found.pop()
+        result.cut = last.offset
+        result.notes.append(
+            f"--resume: the last game of {pgn} (line {last.line}) was only half written: "
+            "it is cut off the file and played again"
+        )
+    by_number = {game.number: game for game in games}
+    offsets: set[int] = set()
+    for pgn_game in found:
+        where = f"--resume {pgn}: the game at line {pgn_game.line}"
+        if not pgn_game.complete:
+            raise MatchError(f"{where} is incomplete (its move text does not end with its result)")
+        number_text = pgn_game.tags.get(MATCH_GAME_TAG, "")
+        if not number_text.isdigit() or "MatchId" not in pgn_game.tags:
+            raise MatchError(
+                f"{where} has no [{MATCH_GAME_TAG}] and [MatchId] tags: it is not a game of "
+                "this match (another match's, another tool's or an older xqadj's), so the "
+                "file cannot be resumed"
+            )
+        number = int(number_text)
+        where = f"{where} (game {number})"
+        game = by_number.get(number)
+        if game is None:
+            raise MatchError(f"{where}: this match schedules only {len(games)} games")
+        if number in result.played:
+            raise MatchError(f"{where}: the file holds this game twice (two matches in one file?)")
+        red, black = pgn_game.tags.get("Red", ""), pgn_game.tags.get("Black", "")
+        expected = (names[game.red], names[game.black])
+        if (red, black) != expected:
+            raise MatchError(
+                f"{where} is {red} vs {black}, but this match schedules {expected[0]} vs "
+                f"{expected[1]}: not the same match"
+            )
+        _check_tags(where, pgn_game.tags, tags or {})
+        if opening_hash is not None:
+            if pgn_game.tags.get("MatchOpening") != opening_hash(game):
+                raise MatchError(
+                    f"{where} began with another opening than this match schedules "
+                    f"(the book's opening {game.opening + 1}): another book order"
+                )
+        round_text = pgn_game.tags.get("Round", "")
+        if round_text.isdigit():
+            offsets.add(int(round_text) - number)
+        if len(offsets) > 1:
+            raise MatchError(f"{where}: its [Round] does not follow on from the games before it")
+        result.played[number] = PlayedGame(
+            number,
+            red,
+            black,
+            pgn_game.tags["Result"],
+            int(round_text) if round_text.isdigit() else None,
+        )
+    result.remaining = [game for game in games if game.number not in result.played]
+    result.round_offset = offsets.pop() if offsets else 0
+    return result
+
+
+def _check_tags(where: str, found: Mapping[str, str], expected: Mapping[str, str]) -> None:
+    """Refuse a game whose ``Match…`` tags are not the ones this match writes, saying which
+    setting differs (the seed, the book, or another one)."""
+    seed, want_seed = found.get("MatchSeed"), expected.get("MatchSeed")
+    if seed != want_seed:
+        raise MatchError(
+            f"{where} was played with --seed {seed or '(none: books in order)'}, but this "
+            f"match has --seed {want_seed or '(none: books in order)'}"
+        )
+    if "MatchBook" in expected and found.get("MatchBook") != expected["MatchBook"]:
+        raise MatchError(f"{where} was played with another opening book (its content differs)")
+    if "MatchId" in expected and found.get("MatchId") != expected["MatchId"]:
+        raise MatchError(
+            f"{where} was played with other settings (engine commands or options, time "
+            "controls, limits, rules, adjudication or the opening order): not the same match"
+        )
