@@ -37,7 +37,7 @@ Flags (PLY is a ply number, or ``any`` for every ply):
 * ``--exit-at-start N``: write an error to stderr and exit with status N before any handshake;
 * ``--no-handshake``: never answer ``uci``/``ucci``;
 * ``--deaf-after N``: answer only the first N ``isready`` outside a search;
-* ``--crash-at PLY``: exit with status 3 at ``go``;
+* ``--crash-at PLY``: exit with status 3 at ``go`` (``go ponder`` too);
 * ``--orphan-crash-at PLY``: at ``go``, start a child that keeps its stdout open, then exit with
   status 3 (the pipe stays open: only the process's exit tells the crash);
 * ``--once FILE``: start only if FILE does not exist, and create it (a second start exits with
@@ -214,6 +214,8 @@ class FakeEngine:
                 self.position = (head.strip(), moves.strip() if found else "")
                 self.ply = self.position[1].count(" ") + 1 if self.position[1] else 0
             elif command == "go":
+                if self.at(self.args.crash_at):
+                    sys.exit(3)
                 if rest.startswith("ponder"):
                     self.pondering = True
                 else:
@@ -244,8 +246,6 @@ class FakeEngine:
 
     def go(self, limits: str) -> None:
         args, read_go = self.args, time.monotonic()
-        if self.at(args.crash_at):
-            sys.exit(3)
         if self.at(args.orphan_crash_at):
             # The child inherits its stdout: the pipe stays open, only the exit tells the crash.
             subprocess.Popen(["sleep", "600"], stdout=sys.stdout.fileno())
