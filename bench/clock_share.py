@@ -5,7 +5,7 @@ Usage::
     python bench/clock_share.py [--games 300] [--share 0.9] [--tc 0.3+0.1] [--concurrency 4]
                                 [--burners 2] [--compare]
 
-Two fake engines (``tests/engines/tourney_engine.py --share F``) each answer every ``go`` after
+Two fake engines (``tests/engines/fake_engine.py --share F``) each answer every ``go`` after
 F times their own time left, measured from when they read the ``go``: never late by their own
 watch.  ``--burners`` processes spin on the CPU meanwhile, and the games run ``--concurrency``
 at once, so that the game threads wake up late.  The match runs once, or twice on the same
@@ -50,7 +50,7 @@ from xqadj.integrations.match import add_arguments, game  # noqa: E402
 from xqadj.integrations.match.director import Match  # noqa: E402
 from xqadj.integrations.match.options import configure  # noqa: E402
 
-FAKE = Path(__file__).resolve().parents[1] / "tests" / "engines" / "tourney_engine.py"
+FAKE = Path(__file__).resolve().parents[1] / "tests" / "engines" / "fake_engine.py"
 
 
 def burn() -> None:

@@ -1,8 +1,8 @@
 """Benchmark the cost of ``xqadj match`` itself, a move, against a minimal relay.
 
-Two instant engines (``tests/engines/instant_engine.py``: each answers ``go`` at once with the next
-move of a game fixed in advance, so that their own cost is a few microseconds and flat) play
-the same games twice:
+Two scripted fake engines (``tests/engines/fake_engine.py --script-file``: each answers ``go``
+at once with the next move of a game fixed in advance, so that their own cost is a few
+microseconds and flat) play the same games twice:
 
 * through a **minimal relay**: one thread, two pipes, ``position startpos moves …`` kept as a
   growing byte string, written with ``go`` in one write, read up to ``bestmove``,
@@ -41,7 +41,7 @@ sys.path.insert(0, str(ROOT))
 from xqadj.board import Move  # noqa: E402
 from xqadj.referee import Game  # noqa: E402
 
-ENGINE = ROOT / "tests" / "engines" / "instant_engine.py"
+ENGINE = ROOT / "tests" / "engines" / "fake_engine.py"
 #: The issue's figures before the fix (µs a move): match at 166 and 2,000 plies, the relay.
 ISSUE_FIGURES = {"match_short": 240, "match_long": 1180, "relay": 47}
 
@@ -163,7 +163,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as folder:
         script = Path(folder) / "game.txt"
         script.write_text(" ".join(moves) + "\n", encoding="utf-8")
-        command = [sys.executable, str(ENGINE), str(script)]
+        command = [sys.executable, str(ENGINE), "--script-file", str(script)]
         rows = []
         for plies, games in ((args.short, args.short_games), (args.long, args.long_games)):
             # Interleaved and the fastest of each kept: the machine's load only adds time.

@@ -12,7 +12,7 @@ import pytest
 from support import skip_or_fail
 
 ROOT = Path(__file__).resolve().parents[1]
-PROXY_ENGINE = ROOT / "tests" / "engines" / "proxy_engine.py"
+FAKE_ENGINE = ROOT / "tests" / "engines" / "fake_engine.py"
 TIMEOUT = 60.0
 
 # WXF-D001: Red checks on every move; Black's f8f9, the eighth ply, completes the third
@@ -39,8 +39,8 @@ def test_the_proxy_passes_on_what_the_engine_writes_before_it_quits(ending: str)
             "proxy",
             "--",
             sys.executable,
-            str(PROXY_ENGINE),
-            "--script",
+            str(FAKE_ENGINE),
+            "--move-at",
             script,
         ],
         input="".join(line + "\n" for line in commands).encode(),
@@ -101,7 +101,7 @@ def test_match_refuses_an_output_file_it_cannot_write_before_the_first_game(
 ) -> None:
     """`--pgn` into a missing folder is refused at once; `--results` and `--html` were found
     out only after the whole match (`--results`: a message and exit status 0, the JSON lost)."""
-    engine = f"cmd={sys.executable} {ROOT / 'tests' / 'engines' / 'match_engine.py'}"
+    engine = f"cmd={sys.executable} {FAKE_ENGINE}"
     result = subprocess.run(
         [
             sys.executable, "-m", "xqadj", "match",
@@ -143,8 +143,8 @@ def test_a_gui_that_quits_and_stops_reading_does_not_hold_the_proxy(tmp_path: Pa
     and then only waits for the proxy to exit, reading nothing, must not block it on a full
     pipe while the engine floods: the engine is still ended after its grace."""
     process = subprocess.Popen(
-        [sys.executable, "-m", "xqadj", "proxy", "--", sys.executable, str(PROXY_ENGINE),
-         "--flood"],
+        [sys.executable, "-m", "xqadj", "proxy", "--", sys.executable, str(FAKE_ENGINE),
+         "--flood-forever"],
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,

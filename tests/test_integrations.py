@@ -16,7 +16,7 @@ from xqadj.board import Board
 from xqadj.integrations.engine import EngineSpec
 from xqadj.integrations.match import Opening
 
-SCRIPTED = Path(__file__).resolve().parent / "engines" / "scripted.py"
+SCRIPTED = Path(__file__).resolve().parent / "engines" / "fake_engine.py"
 # AXF/WXF diagram 22: Red's cannon chases Black's rook; Red loses at ply 8 (0-1, art. 15).
 D22_FEN = "1r2kab2/4a4/4b4/p1p1p3p/5R3/2P2N3/PC2P3P/4Cr3/1R3c3/2B1KA3 w"
 D22_MOVES = "b3b2 f2f3 b2b3 f3f2 b3b2 f2f3 b2b3 f3f2"

@@ -4,7 +4,7 @@ mid-match loses no game and none is counted twice; a worker that cannot start an
 out; the SPRT's stop and Ctrl-C leave no engine and no worker running; Fairy-Stockfish at a fixed
 depth plays the same games on the cluster as here.
 
-The fake engine (``engines/tourney_engine.py``) plays the first legal move, so that a game
+The fake engine (``engines/fake_engine.py``) plays the first legal move, so that a game
 depends on its opening and colours only, wherever it is played."""
 
 from __future__ import annotations
@@ -37,7 +37,7 @@ except ImportError:  # pragma: no cover - dask is in the test extra
     Client = LocalCluster = None
 
 REPO = Path(__file__).resolve().parents[1]
-ENGINE = Path(__file__).resolve().parent / "engines" / "tourney_engine.py"
+ENGINE = Path(__file__).resolve().parent / "engines" / "fake_engine.py"
 #: A bound for a match that must end by itself: reaching it means xqadj hung (not a speed test).
 HANG_GUARD = 180
 OPENINGS = [
@@ -65,7 +65,7 @@ def scheduler() -> Iterator[tuple[str, Any]]:
 
 
 def fake(name: str, *options: str) -> EngineSpec:
-    return EngineSpec([sys.executable, str(ENGINE), *options], name=name)
+    return EngineSpec([sys.executable, str(ENGINE), "--score", "0", *options], name=name)
 
 
 def config(pgn: Path, games: int = 6, **changes: Any) -> MatchConfig:

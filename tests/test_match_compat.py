@@ -2,7 +2,7 @@
 ``score N`` lines, their one-limit ``go``, their notation) and cutechess-cli / fastchess
 command lines that run unchanged (issue 18).
 
-The fake engine (``engines/tourney_engine.py``) can call itself Fairy-Stockfish, write moves
+The fake engine (``engines/fake_engine.py``) can call itself Fairy-Stockfish, write moves
 with ranks 1-10 and write UCCI's ``score N`` without ``cp``.
 """
 
@@ -28,7 +28,7 @@ README = Path(__file__).resolve().parents[1] / "README.md"
 
 def fake(*options: str) -> str:
     """The fake engine's command line."""
-    return shlex.join([sys.executable, str(ENGINE), *options])
+    return shlex.join([sys.executable, str(ENGINE), "--score", "0", *options])
 
 
 def terminations(pgn: Path) -> list[str]:
@@ -83,7 +83,7 @@ def test_fairy_notation_detected_from_the_engine_name(tmp_path: Path) -> None:
     proxy does, instead of every game lost by an illegal move."""
     pgn = tmp_path / "m.pgn"
     run = match(
-        *engine("A", "--fairy", "--seed", "1", "--name", "Fairy-Stockfish 14 LB 64"),
+        *engine("A", "--notation", "fairy", "--seed", "1", "--name", "Fairy-Stockfish 14 LB 64"),
         *engine("B", "--seed", "2"),
         "--games",
         "2",
@@ -102,7 +102,7 @@ def test_notation_detected_from_the_first_move_and_kept(tmp_path: Path) -> None:
     game (after moves, where nothing could be told) it is still read right."""
     pgn = tmp_path / "m.pgn"
     run = match(
-        *engine("A", "--fairy", "--seed", "1", "--name", "other"),
+        *engine("A", "--notation", "fairy", "--seed", "1", "--name", "other"),
         *engine("B", "--seed", "2"),
         "--games",
         "2",
@@ -124,7 +124,7 @@ def test_an_illegal_move_by_a_guessed_notation_says_so(tmp_path: Path) -> None:
     pgn = tmp_path / "m.pgn"
     run = match(
         *engine("A", "--seed", "1"),
-        *engine("B", "--fairy", "--seed", "2", "--name", "other"),
+        *engine("B", "--notation", "fairy", "--seed", "2", "--name", "other"),
         "--games",
         "1",
         "--pgn",
@@ -138,7 +138,7 @@ def test_an_illegal_move_by_a_guessed_notation_says_so(tmp_path: Path) -> None:
     # An engine whose notation is given forfeits without the hint.
     run = match(
         *engine("A", "--seed", "1"),
-        *engine("B", "--fairy", "--seed", "2", extra=("notation=iccs",)),
+        *engine("B", "--notation", "fairy", "--seed", "2", extra=("notation=iccs",)),
         "--games",
         "1",
         "--pgn",

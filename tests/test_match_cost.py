@@ -1,6 +1,6 @@
 """The match's own cost a move does not grow with the game: counted, not timed.
 
-A game of a few hundred plies between two instant engines (tests/engines/instant_engine.py),
+A game of a few hundred plies between two scripted fake engines (tests/engines/fake_engine.py),
 with the calls that cost per move counted: formatting a move for the ``position`` command, and
 the writes to the engines (each a round trip's start).  Before issue 18's fix the whole move
 list was formatted again before every ``go`` (plies²/2 formattings) and every move took three
@@ -20,7 +20,7 @@ from xqadj.board import Move
 from xqadj.integrations.engine import Engine, EngineSpec, SearchLimit
 from xqadj.integrations.match import EngineSlot, Opening, play_game
 
-ENGINE = Path(__file__).resolve().parent / "engines" / "instant_engine.py"
+ENGINE = Path(__file__).resolve().parent / "engines" / "fake_engine.py"
 PLIES = 300
 
 
@@ -46,7 +46,7 @@ def test_a_moves_cost_is_flat_in_the_games_length(
         calls["lines"] += 1 + len(more)
         send(engine, line, *more)
 
-    command = [sys.executable, str(ENGINE), str(script)]
+    command = [sys.executable, str(ENGINE), "--script-file", str(script)]
     red, black = (
         EngineSlot(EngineSpec(command, name="A")),
         EngineSlot(EngineSpec(command, name="B")),

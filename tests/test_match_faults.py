@@ -2,7 +2,7 @@
 engines that do not start, floods, lies, an existing PGN file, UCCI's own ``go``, PGN as
 xiangqi readers take it, and bad arguments.
 
-The fake engine (``engines/match_engine.py``) appends its pid to a file, so each test checks
+The fake engine (``engines/fake_engine.py``) appends its pid to a file, so each test checks
 that no engine process is left running; the ``pids`` fixture kills any that is (so a failing
 test leaves nothing behind either).
 """
@@ -27,7 +27,7 @@ from xqadj.board import Board, Move
 from xqadj.integrations.engine import KEPT_INFO_LINES, Engine, EngineSpec, SearchLimit
 
 ENGINES = Path(__file__).resolve().parent / "engines"
-FAKE = ENGINES / "match_engine.py"
+FAKE = ENGINES / "fake_engine.py"
 WRAPPER = ENGINES / "match_wrapper.sh"
 #: A bound for a match that must end by itself: reaching it means xqadj hung (not a speed test).
 HANG_GUARD = 120
@@ -112,9 +112,9 @@ def test_ctrl_c_stops_the_match_and_keeps_the_finished_games(
     process = subprocess.Popen(
         match_command(
             "--engine",
-            *fake("A", pids, "--think", "0.2"),
+            *fake("A", pids, "--think", "200"),
             "--engine",
-            *fake("B", pids, "--think", "0.2"),
+            *fake("B", pids, "--think", "200"),
             "--games",
             "20",
             "--concurrency",
@@ -167,9 +167,9 @@ def test_sigterm_stops_the_match_too(tmp_path: Path, pids: Path) -> None:
     process = subprocess.Popen(
         match_command(
             "--engine",
-            *fake("A", pids, "--think", "0.2"),
+            *fake("A", pids, "--think", "200"),
             "--engine",
-            *fake("B", pids, "--think", "0.2"),
+            *fake("B", pids, "--think", "200"),
             "--games",
             "20",
             "--max-plies",
@@ -203,7 +203,7 @@ def test_hung_engine_behind_a_wrapper_script_is_killed_with_its_children(
 ) -> None:
     run = run_match(
         "--engine",
-        *wrapped("Hangs", pids, "--hang-at", "0"),
+        *wrapped("Hangs", pids, "--hang-at", "0", "--ignore-term"),
         "--engine",
         *fake("Good", pids),
         "--games",

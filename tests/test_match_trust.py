@@ -5,7 +5,7 @@ game and never replaces a device or a symlink, an engine that cannot be restarte
 match instead of forfeiting every game left, and a crash is seen when the process dies even
 if a child still holds its pipe.
 
-The fake engine is ``engines/tourney_engine.py`` (its ``--share``, ``--crash-at``,
+The fake engine is ``engines/fake_engine.py`` (its ``--share``, ``--crash-at``,
 ``--orphan-crash-at`` and ``--once`` faults are for these tests).
 """
 
@@ -30,13 +30,13 @@ from xqadj.integrations.match.director import Match
 from xqadj.integrations.match.options import configure
 from xqadj.integrations.match.schedule import read_pgn_games
 
-ENGINE = Path(__file__).resolve().parent / "engines" / "tourney_engine.py"
+ENGINE = Path(__file__).resolve().parent / "engines" / "fake_engine.py"
 #: A bound for a match that must end by itself: reaching it means xqadj hung (not a speed test).
 HANG_GUARD = 120
 
 
 def engine(name: str, *options: str, extra: tuple[str, ...] = ()) -> list[str]:
-    command = shlex.join([sys.executable, str(ENGINE), *options])
+    command = shlex.join([sys.executable, str(ENGINE), "--score", "0", *options])
     return ["--engine", f"cmd={command}", f"name={name}", *extra]
 
 

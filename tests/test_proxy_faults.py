@@ -2,7 +2,7 @@
 ruling").
 
 A fake GUI (this test, over pipes) talks to the real ``python -m xqadj proxy`` in front of a fake
-engine (``tests/engines/proxy_engine.py``, also behind a wrapper shell script whose child it is)
+engine (``tests/engines/fake_engine.py``, also behind a wrapper shell script whose child it is)
 or Debian's Fairy-Stockfish:
 
 * the ruling caused by the engine's own ``bestmove`` is shown at once, before the bestmove line;
@@ -33,7 +33,7 @@ import pytest
 from xqadj.board import Board
 
 ROOT = Path(__file__).resolve().parents[1]
-ENGINE = ROOT / "tests" / "engines" / "proxy_engine.py"
+ENGINE = ROOT / "tests" / "engines" / "fake_engine.py"
 WRAPPER = ROOT / "tests" / "engines" / "proxy_wrapper.sh"
 TIMEOUT = 30.0  # seconds to wait for any one line: generous for a loaded machine
 
@@ -167,7 +167,7 @@ def test_the_engines_own_move_that_ends_the_game_is_ruled_before_its_bestmove(
     guis: list[Gui], protocol: str
 ) -> None:
     """Black's engine plays f8f9, the third occurrence: the GUI may never send another line."""
-    gui = Gui(*engine("--script", "7:f8f9"))
+    gui = Gui(*engine("--move-at", "7:f8f9"))
     guis.append(gui)
     gui.send(protocol)
     gui.read_until("uciok" if protocol == "uci" else "ucciok")
@@ -183,7 +183,7 @@ def test_the_engines_own_move_that_ends_the_game_is_ruled_before_its_bestmove(
 def test_a_line_that_goes_past_the_ruling_still_shows_it(guis: list[Gui]) -> None:
     """The ruling move was not the engine's bestmove (the user moved for it, or the proxy missed
     it): the engine's next line, at ply 9, goes past the ruling at ply 8."""
-    gui = Gui(*engine("--script", "7:f8f7"))
+    gui = Gui(*engine("--move-at", "7:f8f7"))
     guis.append(gui)
     gui.send("uci")
     gui.read_until("uciok")
@@ -231,7 +231,7 @@ def test_no_stale_banmoves_after_a_ruling_the_gui_ignored(guis: list[Gui], tmp_p
 
 def test_the_ponder_move_is_not_played_until_ponderhit(guis: list[Gui]) -> None:
     # Red's engine ponders on Black's f8f9, the move that would complete the third occurrence.
-    gui = Gui(*engine("--stop-move", "h8h9", "--script", "8:h8h9"))
+    gui = Gui(*engine("--stop-move", "h8h9", "--move-at", "8:h8h9"))
     guis.append(gui)
     gui.send("uci")
     gui.read_until("uciok")
@@ -254,7 +254,7 @@ def test_the_ponder_move_is_not_played_until_ponderhit(guis: list[Gui]) -> None:
 
 
 def test_the_ponder_move_of_a_bestmove_is_not_played(guis: list[Gui]) -> None:
-    gui = Gui(*engine("--script", "6:f8f9", "--ponder-move", "h8h9"))
+    gui = Gui(*engine("--move-at", "6:f8f9:h8h9"))
     guis.append(gui)
     gui.send("uci")
     gui.read_until("uciok")
@@ -357,7 +357,7 @@ def test_a_byte_order_mark_before_the_first_command_does_not_reach_the_engine(
 
 @pytest.mark.parametrize("wrapped", [False, True], ids=["direct", "wrapper"])
 def test_an_engine_that_dies_closes_the_proxy_at_once(guis: list[Gui], wrapped: bool) -> None:
-    command = engine("--crash-at-go")
+    command = engine("--crash-at", "any")
     gui = Gui(*([str(WRAPPER), *command] if wrapped else command))
     guis.append(gui)
     gui.send("uci")
@@ -380,7 +380,7 @@ def test_no_engine_is_left_running_behind_a_wrapper(
 ) -> None:
     """The engine is the wrapper shell's child and ignores quit: the proxy kills the group."""
     pid_file = tmp_path / "engine.pid"
-    gui = Gui(str(WRAPPER), *engine("--ignore-quit", "--pid-file", str(pid_file)))
+    gui = Gui(str(WRAPPER), *engine("--ignore-quit", "--pidfile", str(pid_file)))
     guis.append(gui)
     gui.send("uci")
     gui.read_until("uciok")
@@ -400,7 +400,7 @@ def test_no_engine_is_left_running_behind_a_wrapper(
 
 def test_a_gui_that_stops_reading_ends_the_proxy_quietly(guis: list[Gui], tmp_path: Path) -> None:
     pid_file = tmp_path / "engine.pid"
-    gui = Gui(*engine("--flood", "--pid-file", str(pid_file)), read=False)
+    gui = Gui(*engine("--flood-forever", "--pidfile", str(pid_file)), read=False)
     guis.append(gui)
     engine_pid = read_pid(pid_file)
     gui.send("uci")

@@ -13,7 +13,7 @@ from xqadj.integrations import report
 from xqadj.referee import Game, Reason, Ruling
 
 ROOT = Path(__file__).resolve().parents[1]
-SCRIPTED = ROOT / "tests" / "engines" / "scripted.py"
+SCRIPTED = ROOT / "tests" / "engines" / "fake_engine.py"
 D22_FEN = "1r2kab2/4a4/4b4/p1p1p3p/5R3/2P2N3/PC2P3P/4Cr3/1R3c3/2B1KA3 w"
 D22_MOVES = "b3b2 f2f3 b2b3 f3f2 b3b2 f2f3 b2b3 f3f2"
 # WXF diagram 1: Red's rook checks on every move and loses (art. 6).

@@ -2,9 +2,9 @@
 schedules, opening books, statistics, the SPRT stopping the match, adjudication after the
 rulings, ``--results`` and ``--resume``.
 
-The fake engine (``engines/tourney_engine.py``) thinks as long as it is told, reports the score
-it is told and logs the lines it receives, so that each clock and format rule is checked on
-the lines the engines were sent and on the PGN written.
+The fake engine (``engines/fake_engine.py``) thinks as long as it is told, reports the score
+it is told (0 unless told) and logs the lines it receives, so that each clock and format rule
+is checked on the lines the engines were sent and on the PGN written.
 """
 
 from __future__ import annotations
@@ -22,13 +22,13 @@ from test_integrations import D22_FEN, D22_MOVES, pgn_games
 from xqadj.integrations.openings import OpeningsSpec
 from xqadj.integrations.tournament import read_played
 
-ENGINE = Path(__file__).resolve().parent / "engines" / "tourney_engine.py"
+ENGINE = Path(__file__).resolve().parent / "engines" / "fake_engine.py"
 #: A bound for a match that must end by itself: reaching it means xqadj hung (not a speed test).
 HANG_GUARD = 120
 
 
 def engine(name: str, *options: str, proto: str = "uci", extra: tuple[str, ...] = ()) -> list[str]:
-    command = shlex.join([sys.executable, str(ENGINE), *options])
+    command = shlex.join([sys.executable, str(ENGINE), "--score", "0", *options])
     return ["--engine", f"cmd={command}", f"proto={proto}", f"name={name}", *extra]
 
 
@@ -417,14 +417,11 @@ def test_the_final_block_is_printed_once(tmp_path: Path) -> None:
     )
 
 
-SCRIPTED = Path(__file__).resolve().parent / "engines" / "scripted.py"
-
-
 def test_standings_terminations_and_forfeit_warning_with_three_engines(tmp_path: Path) -> None:
     """C plays an illegal move at ply 1, so it forfeits every game it plays black: 4 of its 8
     games, well over the warning's tenth.  The standings rank all three; the terminations say
     how each engine's games ended."""
-    bad = shlex.join([sys.executable, str(SCRIPTED), "--illegal-at", "1"])
+    bad = shlex.join([sys.executable, str(ENGINE), "--illegal-at", "1"])
     html, results = tmp_path / "m.html", tmp_path / "r.json"
     run = match(
         *engine("A", "--seed", "1"),

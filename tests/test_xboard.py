@@ -5,7 +5,8 @@ match with each engine behind Debian's UCI2WB in UCCI mode and behind ``xqadj pr
       -fcp "uci2wb debug -var xiangqi -x red.sh" -scp "uci2wb debug -var xiangqi -x black.sh" \
       -mg 1 -xexit -xponder -debugMode true -nameOfDebugFile xboard.debug ...
 
-where ``red.sh`` is ``exec python -m xqadj proxy -- python tests/engines/scripted.py --script …``.
+where ``red.sh`` is ``exec python -m xqadj proxy -- python tests/engines/fake_engine.py
+--script …``.
 The scripted engines play AXF diagram 22's perpetual chase (Red loses at the third occurrence)
 after two advisor moves and a capture.  The proxies' ``info string`` lines reach XBoard through
 UCI2WB as thinking output (``<depth> 0 0 0 <text>``): the debug file shows what the user sees in
@@ -70,7 +71,7 @@ from support import apt_install, skip_or_fail, sq
 from xqadj.board import Board
 
 REPO = Path(__file__).resolve().parents[1]
-SCRIPTED = REPO / "tests" / "engines" / "scripted.py"
+SCRIPTED = REPO / "tests" / "engines" / "fake_engine.py"
 PIECE_TO_CHAR = "PN.R.AB..K.C.pn.r.ab..k.c."
 # The Debian packages that hold each tool, and where Debian puts it (/usr/games is not on PATH).
 TOOLS = {
@@ -459,7 +460,6 @@ def test_xboard_fairy_stockfish_game_through_the_proxies(
         assert side.stderr.read_text() == "", f"{side.name}'s proxy: {side.stderr.read_text()}"
 
 
-PONDER_ENGINE = REPO / "tests" / "xboard" / "ponder_engine.py"
 # D22 after b3b2, with Black to move: the cycle starts at Black's f2f3, and Red's b3b2 at ply 8
 # would complete the third occurrence of this position.
 D22_AFTER_B3B2 = "1r2kab2/4a4/4b4/p1p1p3p/5R3/2P2N3/P3P3P/1C2Cr3/1R3c3/2B1KA3 b"
@@ -491,8 +491,9 @@ def test_xboard_a_ponder_position_is_ruled_only_once_played(
     played = [*D22_CYCLE[1:7], f"{D22_CYCLE[7]}:{D22_CYCLE[0]}", red_reply, "resign"]
     black_script, red_script = scripts_for_uci2wb(D22_AFTER_B3B2, played)
     red = proxied_scripted_engine(tmp_path, "red", red_script)
-    black_words = ["--script", " ".join(black_script), "--log", str(tmp_path / "black.in")]
-    black = proxied(tmp_path, "black", sys.executable, str(PONDER_ENGINE), *black_words)
+    black_log = ["--log", str(tmp_path / "black.in")]
+    black_words = ["--ponder", "--script", " ".join(black_script), *black_log]
+    black = proxied(tmp_path, "black", sys.executable, str(SCRIPTED), *black_words)
     match = play(tmp_path, xvfb, tools, D22_AFTER_B3B2, red, black, "-ponder")
 
     assert '[Result "1-0"]' in match.pgn, match.output + match.debug[-3000:]
