@@ -90,9 +90,9 @@ class Watch:
         send, best_move, forfeit = Engine.send, Engine.best_move, game._time_forfeit
         local = self._local
 
-        def timed_send(engine: Engine, line: str) -> None:
-            send(engine, line)
-            if line.startswith("go"):
+        def timed_send(engine: Engine, *lines: str) -> None:
+            send(engine, *lines)  # isready, position and go go in one write
+            if any(line.startswith("go") for line in lines):
                 local.go = time.monotonic()
 
         def timed_best_move(engine: Engine, *args: Any, **kwargs: Any) -> str | None:

@@ -465,3 +465,28 @@ def test_fairy_stockfish_resume_is_checked_and_results_go_through_a_link(
     assert resumed.returncode == 0, resumed.stderr
     assert finished_games(pgn) == [1, 2, 3, 4]
     assert link.is_symlink() and json.loads(target.read_text())["resumed"] == 2
+
+
+def test_games_are_played_with_a_short_thread_switch_interval(monkeypatch) -> None:
+    """An engine's reader thread stamps its bestmove; with the interpreter's 5 ms switch interval
+    it could wait that long or more for the GIL behind the other games' threads, and the clock
+    charged the engine for it.  The local runner plays with SWITCH_INTERVAL and restores the
+    interval after."""
+    from xqadj.integrations.engine import EngineSpec
+    from xqadj.integrations.match import local
+    from xqadj.integrations.match.options import MatchConfig
+
+    seen: list[float] = []
+
+    def fake_play_job(job, engines, stop):  # noqa: ANN001, ANN202 - the runner's callee
+        seen.append(sys.getswitchinterval())
+        return None  # as a game cut short: nothing is scored
+
+    monkeypatch.setattr(local, "play_job", fake_play_job)
+    before = sys.getswitchinterval()
+    assert before > local.SWITCH_INTERVAL  # the interpreter's default, 5 ms
+    runner = local.LocalRunner(MatchConfig([EngineSpec("a"), EngineSpec("b")]))
+    runner._free.put(())
+    runner.play(["first game", "second game"], lambda job, record: None)  # type: ignore[list-item]
+    assert seen == [local.SWITCH_INTERVAL] * 2
+    assert sys.getswitchinterval() == before
