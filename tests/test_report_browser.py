@@ -34,6 +34,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from cdp import FLAGS
 from support import apt_install, skip_or_fail
 
 from xqadj import svg
@@ -47,17 +48,6 @@ GAMES = ROOT.parent / "shared" / "games"
 CASES = ROOT / "tests" / "data" / "axf-cases.tsv"
 CXA_CASES = ROOT / "tests" / "data" / "cxa-cases.tsv"
 BROWSERS = ("chromium", "chromium-browser")
-FLAGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--hide-scrollbars",
-]
 #: Every character a picture draws in the CJK font.
 CHARACTERS = "帥仕相傌俥炮兵將士象馬車砲卒楚河漢界将捉闲杀拦兑"
 

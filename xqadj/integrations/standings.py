@@ -55,6 +55,7 @@ __all__ = [
     "forfeit_kind",
     "forfeit_warnings",
     "pairing_lines",
+    "standing_cells",
     "standings",
     "standings_lines",
     "terminations",
@@ -160,22 +161,24 @@ def standings(names: Sequence[str], totals: Sequence[Trinomial]) -> list[Standin
     return table
 
 
+def standing_cells(standing: Standing) -> tuple[str, ...]:
+    """One engine's row of the standings, as text: rank, engine, games, score, Elo against the
+    field with its 95% error bar, draws (the text table and the HTML report show the same)."""
+    games = standing.games
+    return (
+        str(standing.rank),
+        standing.engine,
+        str(games.games),
+        f"{games.points:g} ({games.score * 100:.1f} %)",
+        plus_minus(standing.estimate.elo, standing.estimate.error, 1),
+        f"{games.draws} ({games.draws / games.games * 100:.1f} %)" if games.games else "0",
+    )
+
+
 def standings_lines(table: Sequence[Standing]) -> list[str]:
     """The standings as a text table (``Elo`` against the field, 95% error bar)."""
     header = ("Rank", "Engine", "Games", "Score", "Elo vs field", "Draws")
-    rows = [
-        (
-            str(s.rank),
-            s.engine,
-            str(s.games.games),
-            f"{s.games.points:g} ({s.games.score * 100:.1f} %)",
-            plus_minus(s.estimate.elo, s.estimate.error, 1),
-            f"{s.games.draws} ({s.games.draws / s.games.games * 100:.1f} %)"
-            if s.games.games
-            else "0",
-        )
-        for s in table
-    ]
+    rows = [standing_cells(s) for s in table]
     widths = [max(len(row[i]) for row in [header, *rows]) for i in range(len(header))]
     right = {0, 2}  # numbers in the rank and games columns line up on the right
 

@@ -31,7 +31,13 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from xqadj.integrations.standings import Endings, Standing, elo_sample, forfeit_warnings
+from xqadj.integrations.standings import (
+    Endings,
+    Standing,
+    elo_sample,
+    forfeit_warnings,
+    standing_cells,
+)
 from xqadj.integrations.stats import (
     Pentanomial,
     Sprt,
@@ -333,17 +339,7 @@ def _elo_chart(view: StatisticsView) -> str:
 
 
 def _standings_html(table: Sequence[Standing]) -> str:
-    rows = [
-        [
-            str(s.rank),
-            s.engine,
-            str(s.games.games),
-            f"{s.games.points:g} ({s.games.score * 100:.1f} %)",
-            plus_minus(s.estimate.elo, s.estimate.error, 1),
-            f"{s.games.draws}",
-        ]
-        for s in table
-    ]
+    rows = [list(standing_cells(s)) for s in table]
     header = ["Rank", "Engine", "Games", "Score", "Elo vs field (95 %)", "Draws"]
     return "<h3>Standings</h3>" + _table(header, rows, {0, 2, 5})
 
