@@ -562,3 +562,36 @@ def test_cutechess_command_line_with_fairy_stockfish(fairy_stockfish: str, tmp_p
         comments = re.findall(r"\{([^}]*)\}", game["movetext"])
         scored = [c for c in comments if re.match(r"[+-](\d+\.\d\d|M\d+)/\d+ ", c)]
         assert len(scored) >= 10
+
+
+def test_an_epdout_file_that_cannot_be_written_stops_the_match_as_other_files_do(
+    tmp_path: Path,
+) -> None:
+    """-epdout on a full disk: the match stops as for the PGN (exit 74, the file named), not
+    with a traceback from a game thread."""
+    pgn = tmp_path / "m.pgn"
+    run = match(
+        "-engine",
+        f"cmd={fake('--seed', '1')}",
+        "name=A",
+        "-engine",
+        f"cmd={fake('--seed', '2')}",
+        "name=B",
+        "-each",
+        "proto=uci",
+        "depth=1",
+        "-games",
+        "2",
+        "-rounds",
+        "2",
+        "-maxmoves",
+        "5",
+        "-pgnout",
+        str(pgn),
+        "-epdout",
+        "/dev/full",
+    )
+    assert run.returncode == 74, run.stderr
+    assert "cannot write -epdout /dev/full: No space left on device" in run.stderr
+    assert "Traceback" not in run.stderr
+    assert len(pgn_games(pgn)) >= 1  # the game whose end position failed is kept

@@ -162,7 +162,10 @@ class Match:
                 )
                 return
         if config.epd_out is not None:
-            _append_end_position(config.epd_out, record)
+            try:
+                _append_end_position(config.epd_out, record)
+            except OSError as error:  # the game is kept: the PGN has it
+                self._stop_writing(f"-epdout {config.epd_out}: {error.strerror}")
         self._records[scheduled.number] = record
         self.tally.add(scheduled, record)
         if config.results is not None:  # current before the game's line is printed
