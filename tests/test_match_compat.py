@@ -595,3 +595,31 @@ def test_an_epdout_file_that_cannot_be_written_stops_the_match_as_other_files_do
     assert "cannot write -epdout /dev/full: No space left on device" in run.stderr
     assert "Traceback" not in run.stderr
     assert len(pgn_games(pgn)) >= 1  # the game whose end position failed is kept
+
+
+def test_the_site_warning_says_what_the_pgn_holds(tmp_path: Path) -> None:
+    """-site is ignored: the warning names the Site tag the PGN has (it used to say none)."""
+    pgn = tmp_path / "s.pgn"
+    run = match(
+        "-engine",
+        f"cmd={fake('--seed', '1')}",
+        "name=A",
+        "-engine",
+        f"cmd={fake('--seed', '2')}",
+        "name=B",
+        "-each",
+        "proto=uci",
+        "depth=1",
+        "-games",
+        "2",
+        "-maxmoves",
+        "3",
+        "-site",
+        "Beijing",
+        "-pgnout",
+        str(pgn),
+    )
+    assert run.returncode == 0, run.stderr
+    sites = set(re.findall(r'\[Site "([^"]*)"\]', pgn.read_text()))
+    assert len(sites) == 1
+    assert f'-site is ignored: the Site tag is always "{sites.pop()}"' in run.stderr
