@@ -161,7 +161,7 @@ SPELLINGS: tuple[Spelling, ...] = (
     ),
     Spelling("-debug", "cutechess-cli", "ignored", "use --log DIR for the engines' traffic"),
     Spelling("-log", "fastchess", "ignored", "use --log DIR for the engines' traffic"),
-    Spelling("-site", "both", "ignored", "the Site tag is always \"xqadj match\"", 1),
+    Spelling("-site", "both", "ignored", 'the Site tag is always "xqadj match"', 1),
     Spelling("-livepgnout", "cutechess-cli", "ignored", "the --pgn file is written game by game"),
     Spelling("-resultformat", "cutechess-cli", "ignored", "xqadj has one result format", 1),
     Spelling(
