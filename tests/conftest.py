@@ -13,7 +13,9 @@ as the long runs are: ``pytest -m "not slow"`` runs the quick part alone.
 from __future__ import annotations
 
 import shutil
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import settings
@@ -44,6 +46,26 @@ def fairy_stockfish() -> str:
         if engine is None:
             skip_or_fail(f"Fairy-Stockfish is needed and missing ({report})")
     return engine
+
+
+@pytest.fixture(scope="module")
+def scheduler() -> Iterator[tuple[str, Any]]:
+    """The address of a running 2-worker Dask LocalCluster and a client of it, for a module's
+    tests of ``replay --cluster`` and ``match --cluster`` (worker processes: a test may kill
+    one)."""
+    try:
+        from dask.distributed import Client, LocalCluster
+    except ImportError:
+        skip_or_fail("dask[distributed] is not installed (pip install 'xqadj[cluster]')")
+    cluster = LocalCluster(
+        n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0"
+    )
+    client = Client(cluster)
+    try:
+        yield cluster.scheduler_address, client
+    finally:
+        client.close()
+        cluster.close()
 
 
 @pytest.fixture(scope="session")

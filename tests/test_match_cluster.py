@@ -17,7 +17,6 @@ import signal
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -45,23 +44,6 @@ OPENINGS = [
     Opening(STARTING_FEN, ("b2e2", "b9c7")),
     Opening(STARTING_FEN, ("c3c4", "c6c5")),
 ]
-
-
-@pytest.fixture(scope="module")
-def scheduler() -> Iterator[tuple[str, Any]]:
-    """A running 2-worker LocalCluster's address and a client of it (worker processes: one
-    test kills one)."""
-    if LocalCluster is None:
-        skip_or_fail("dask[distributed] is not installed (pip install 'xqadj[cluster]')")
-    cluster = LocalCluster(
-        n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0"
-    )
-    client = Client(cluster)
-    try:
-        yield cluster.scheduler_address, client
-    finally:
-        client.close()
-        cluster.close()
 
 
 def fake(name: str, *options: str) -> EngineSpec:

@@ -11,7 +11,6 @@ import os
 import signal
 import subprocess
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -25,22 +24,6 @@ try:
     from dask.distributed import Client, LocalCluster
 except ImportError:  # pragma: no cover - dask is in the test extra
     Client = LocalCluster = None
-
-
-@pytest.fixture(scope="module")
-def scheduler() -> Iterator[tuple[str, Any]]:
-    """The address of a running 2-worker LocalCluster, and a client to reach its workers."""
-    if LocalCluster is None:
-        skip_or_fail("dask[distributed] is not installed (pip install 'xqadj[cluster]')")
-    cluster = LocalCluster(
-        n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0"
-    )
-    client = Client(cluster)
-    try:
-        yield cluster.scheduler_address, client
-    finally:
-        client.close()
-        cluster.close()
 
 
 def _outcomes(paths: list[str], **kwargs: Any) -> list[Outcome]:
