@@ -168,6 +168,20 @@ def pairs(jobs: Sequence[GameJob]) -> list[tuple[GameJob, ...]]:
     return [tuple(group) for group in grouped]
 
 
+def _some_done(running: dict[Any, tuple[GameJob, ...]]) -> list[tuple[Any, tuple[GameJob, ...]]]:
+    """The pairs of ``running`` that finished within :data:`POLL` (taken out of it), with their
+    futures: none when nothing finished by then."""
+    from dask.distributed import wait
+
+    try:
+        done, _ = wait(  # type: ignore[no-untyped-call]
+            list(running), timeout=POLL, return_when="FIRST_COMPLETED"
+        )
+    except TimeoutError:
+        return []
+    return [(future, running.pop(future)) for future in done]
+
+
 class ClusterRunner:
     """Plays a match's game pairs on the Dask cluster at ``address`` (see
     :class:`.game.Runner` and this module's description).  ``err`` gets the notes about the
@@ -229,8 +243,6 @@ class ClusterRunner:
             self._ignoring_sigterm = signal.signal(signal.SIGTERM, signal.SIG_IGN)
 
     def play(self, jobs: Sequence[GameJob], finished: Finished) -> None:
-        from dask.distributed import wait
-
         client = self._client
         pending = deque(pairs(jobs))
         running: dict[Any, tuple[GameJob, ...]] = {}
@@ -241,14 +253,7 @@ class ClusterRunner:
                 while pending and len(running) < self._window():
                     pair = pending.popleft()
                     running[self._submit(pair)] = pair
-                try:
-                    done, _ = wait(  # type: ignore[no-untyped-call]
-                        list(running), timeout=POLL, return_when="FIRST_COMPLETED"
-                    )
-                except TimeoutError:
-                    done = set()
-                for future in done:
-                    pair = running.pop(future)
+                for future, pair in _some_done(running):
                     again = self._deliver(future, pair, finished, resubmitted)
                     if again:
                         pending.appendleft(again)
@@ -387,8 +392,6 @@ class ClusterRunner:
     def _halt(self, running: dict[Any, tuple[GameJob, ...]], finished: Finished) -> None:
         """Stop the match on every worker and take the games its running pairs had finished;
         cancel whatever is left."""
-        from dask.distributed import wait
-
         if self._halted:
             return
         self._halted = True
@@ -398,14 +401,7 @@ class ClusterRunner:
         deadline = time.monotonic() + HALT_WAIT
         try:
             while running and time.monotonic() < deadline:
-                try:
-                    done, _ = wait(  # type: ignore[no-untyped-call]
-                        list(running), timeout=POLL, return_when="FIRST_COMPLETED"
-                    )
-                except TimeoutError:
-                    done = set()
-                for future in done:
-                    pair = running.pop(future)
+                for future, pair in _some_done(running):
                     if self.stopped != "output closed":
                         self._deliver(future, pair, finished, {})
         except KeyboardInterrupt as interrupt:
