@@ -5,7 +5,8 @@ turns each into a C extension beside its source, which Python then imports inste
 ``.py`` file (about twice as fast to rule a CXA cycle).  The compiled form is optional in every way:
 
 * ``XQADJ_PURE=1`` at install time builds a pure-Python package (the browser's wheel does);
-* a machine without a C compiler, or a mypyc that fails, installs the pure package with a warning
+* a machine without a C compiler, or a mypyc that fails, installs the pure package (pip -v shows
+  why; `xqadj --version` then says `(source)`): each extension is ``optional``;
   (each extension is ``optional``);
 * at run time :mod:`xqadj._native` falls back to the sources when a compiled module is older than
   its source (an edited checkout), so an edit is never silently ignored.
@@ -44,7 +45,7 @@ def extensions() -> list[object]:
         print(f"xqadj: mypyc failed ({error}), installing the pure-Python modules")
         return []
     for module in modules:
-        module.optional = True  # no compiler: install the pure package, with a warning
+        module.optional = True  # no compiler: install the pure package
     return modules
 
 
