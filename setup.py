@@ -6,8 +6,7 @@ turns each into a C extension beside its source, which Python then imports inste
 
 * ``XQADJ_PURE=1`` at install time builds a pure-Python package (the browser's wheel does);
 * a machine without a C compiler, or a mypyc that fails, installs the pure package (pip -v shows
-  why; `xqadj --version` then says `(source)`): each extension is ``optional``;
-  (each extension is ``optional``);
+  why; ``xqadj --version`` then says ``(source)``): each extension is ``optional``;
 * at run time :mod:`xqadj._native` falls back to the sources when a compiled module is older than
   its source (an edited checkout), so an edit is never silently ignored.
 """
