@@ -1,6 +1,6 @@
-"""Build hook: compile the rules' hot modules with mypyc when it can (see README "Speed").
+"""Build hook: compile the rules' hot modules with mypyc when it can (see README "Compiled modules").
 
-Everything else is in pyproject.toml.  The modules in ``COMPILED`` are plain, typed Python; mypyc
+Everything else is in pyproject.toml.  The modules of ``xqadj._native.COMPILED`` are plain, typed Python; mypyc
 turns each into a C extension beside its source, which Python then imports instead of the
 ``.py`` file (about twice as fast to rule a CXA cycle).  The compiled form is optional in every way:
 
