@@ -1,8 +1,8 @@
-"""Build hook: compile the rules' hot modules with mypyc when it can (see README "Compiled modules").
+"""Build hook: compile the rules' hot modules with mypyc when it can (README "Compiled modules").
 
-Everything else is in pyproject.toml.  The modules of ``xqadj._native.COMPILED`` are plain, typed Python; mypyc
-turns each into a C extension beside its source, which Python then imports instead of the
-``.py`` file (about twice as fast to rule a CXA cycle).  The compiled form is optional in every way:
+Everything else is in pyproject.toml.  The modules of ``xqadj._native.COMPILED`` are plain,
+typed Python; mypyc turns each into a C extension beside its source, which Python then imports
+instead of the ``.py`` file (about twice as fast to rule a CXA cycle).  The compiled form is optional in every way:
 
 * ``XQADJ_PURE=1`` at install time builds a pure-Python package (the browser's wheel does);
 * a machine without a C compiler, or a mypyc that fails, installs the pure package (pip -v shows
