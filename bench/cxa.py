@@ -2,7 +2,7 @@
 
 Usage::
 
-    python bench/cxa.py [--cases PATH] [--repeat K] [--games] [--cpu]
+    python bench/cxa.py [--cases PATH] [--repeat K] [--games] [--cpu] [--compare]
     python bench/cxa.py --count ID [--setup-only]
 
 Every line of ``tests/data/cxa-cases.tsv`` is played through ``Game(fen, rules='cxa')`` up to the
@@ -13,6 +13,10 @@ time kept (the machine's noise is one-sided).  Printed: the median and the worst
 and the slowest lines.  Target (issue 20): worst under 50 ms, for the rulebook's lines and for
 the real games' rulings alike.  The CXA profile
 (``xqadj.rules.cxa``) is imported with ``xqadj``, before timing.
+
+The first line says which form of the rules runs: ``compiled`` (the mypyc extensions an install
+builds, xqadj/_native.py) or ``source`` (``XQADJ_PURE=1``, or a pure install).  ``--compare``
+runs the benchmark twice in the same run, compiled then source, each in its own process.
 
 With ``--games``, the real games of ``shared/games`` are followed too under the CXA rules, and
 every repetition ruling in them is timed the same way: their count, median and worst.
@@ -29,13 +33,16 @@ from __future__ import annotations
 
 import argparse
 import csv
+import os
 import statistics
+import subprocess
 import sys
 import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the repo, for `import xqadj`
 
+from xqadj import _native  # noqa: E402
 from xqadj.board import STARTING_FEN  # noqa: E402
 from xqadj.referee import Game, Reason  # noqa: E402
 from xqadj.rules.cxa import search  # noqa: E402
@@ -145,6 +152,11 @@ def main(argv: list[str] | None = None) -> int:
         "--cpu", action="store_true", help="time with the process's CPU time, not wall time"
     )
     parser.add_argument(
+        "--compare",
+        action="store_true",
+        help="run compiled, then from the sources (XQADJ_PURE=1), each in its own process",
+    )
+    parser.add_argument(
         "--count", metavar="ID", help="rule one line cold, for an instruction count (see above)"
     )
     parser.add_argument(
@@ -153,6 +165,14 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.count:
         return count_case(args.cases, args.count, args.setup_only)
+    if args.compare:
+        rest = [arg for arg in (sys.argv[1:] if argv is None else argv) if arg != "--compare"]
+        for pure in ("", "1"):
+            env = {**os.environ, "XQADJ_PURE": pure}
+            subprocess.run([sys.executable, __file__, *rest], env=env, check=True)
+            sys.stdout.flush()
+        return 0
+    print(f"rules: {_native.form()}")
     if args.cpu:
         global _CLOCK
         _CLOCK = time.process_time

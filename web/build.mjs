@@ -28,10 +28,13 @@ for (const name of PAGE) copyFileSync(join(web, name), join(dist, name));
 const given = process.env.PYTHON || "python3";
 const python = given.includes("/") ? resolve(process.env.INIT_CWD ?? process.cwd(), given) : given;
 const wheels = join(dist, "wheel-build");
+// XQADJ_PURE: a pure-Python wheel (py3-none-any), which Pyodide installs; the compiled modules
+// of a native install (setup.py) are built for this machine's CPython, not for WebAssembly.
 execFileSync(python, ["-m", "pip", "wheel", "--quiet", "--no-deps", "--wheel-dir", wheels, repo], {
   stdio: ["ignore", "inherit", "inherit"],
+  env: { ...process.env, XQADJ_PURE: "1" },
 });
-const wheel = readdirSync(wheels).find((name) => /^xqadj-.*\.whl$/.test(name));
+const wheel = readdirSync(wheels).find((name) => /^xqadj-.*-py3-none-any\.whl$/.test(name));
 if (!wheel) throw new Error("build: pip wrote no xqadj wheel");
 copyFileSync(join(wheels, wheel), join(dist, wheel));
 rmSync(wheels, { recursive: true, force: true });

@@ -18,6 +18,8 @@ each layer importing only itself and the layers below it (``docs/architecture.md
 * command line: :mod:`xqadj.cli`.
 """
 
+# First: chooses between the compiled modules and their sources before either is imported.
+from xqadj import _native  # noqa: F401  (isort keeps it first: "xqadj" sorts before "xqadj.x")
 from xqadj.board import (
     BLACK,
     RED,

@@ -11,7 +11,7 @@ import os
 import sys
 from importlib import resources
 
-from xqadj import __version__
+from xqadj import __version__, _native
 from xqadj.board import STARTING_FEN, XqadjError
 from xqadj.notation import to_chinese, to_wxf
 from xqadj.referee import Game
@@ -71,7 +71,9 @@ def build_parser() -> argparse.ArgumentParser:
     from xqadj.integrations import show as show_module
 
     parser = argparse.ArgumentParser(prog="xqadj", description=DESCRIPTION)
-    parser.add_argument("--version", action="version", version=f"xqadj {__version__}")
+    parser.add_argument(
+        "--version", action="version", version=f"xqadj {__version__} ({_native.form()})"
+    )
     parser.set_defaults(func=_serve)
     commands = parser.add_subparsers(title="commands", metavar="COMMAND")
     serve = commands.add_parser(

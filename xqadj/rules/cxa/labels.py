@@ -513,23 +513,29 @@ def _mate_line(board: Board, depth: int, first: bool) -> list[Move] | None:
             continue  # 24.2: a mating attack that opens by a capture is graded by the capture
         board.push(check)
         try:
-            evasions = _ordered_evasions(board)
-            if not evasions:
-                return [check]
-            if depth <= 1:
-                continue
-            if not all(_mated_after(board, evasion, depth - 1) for evasion in evasions):
-                continue
-            board.push(evasions[0])
-            try:
-                rest = _mate_line(board, depth - 1, False)
-            finally:
-                board.pop()
-            if rest is not None:
-                return [check, evasions[0], *rest]
+            line = _mate_line_after(board, check, depth)
         finally:
             board.pop()
+        if line is not None:
+            return line
     return None
+
+
+def _mate_line_after(board: Board, check: Move, depth: int) -> list[Move] | None:
+    """The mating line that ``check``, just pushed on ``board``, opens, if it mates."""
+    evasions = _ordered_evasions(board)
+    if not evasions:
+        return [check]
+    if depth <= 1:
+        return None
+    if not all(_mated_after(board, evasion, depth - 1) for evasion in evasions):
+        return None
+    board.push(evasions[0])
+    try:
+        rest = _mate_line(board, depth - 1, False)
+    finally:
+        board.pop()
+    return None if rest is None else [check, evasions[0], *rest]
 
 
 def _mated_after(board: Board, evasion: Move, checks: int) -> bool:
