@@ -27,34 +27,34 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
-from typing import NamedTuple
+from typing import Final, NamedTuple
 
 Color = int
-RED: Color = 0
-BLACK: Color = 1
-COLOR_NAMES = ("red", "black")
+RED: Final[Color] = 0
+BLACK: Final[Color] = 1
+COLOR_NAMES: Final = ("red", "black")
 
 PieceType = int
-KING: PieceType = 1
-ADVISOR: PieceType = 2
-ELEPHANT: PieceType = 3
-KNIGHT: PieceType = 4
-ROOK: PieceType = 5
-CANNON: PieceType = 6
-PAWN: PieceType = 7
-PIECE_TYPES = (KING, ADVISOR, ELEPHANT, KNIGHT, ROOK, CANNON, PAWN)
-PIECE_SYMBOLS = ".kabnrcp"
-PIECE_NAMES = ("", "king", "advisor", "elephant", "knight", "rook", "cannon", "pawn")
+KING: Final[PieceType] = 1
+ADVISOR: Final[PieceType] = 2
+ELEPHANT: Final[PieceType] = 3
+KNIGHT: Final[PieceType] = 4
+ROOK: Final[PieceType] = 5
+CANNON: Final[PieceType] = 6
+PAWN: Final[PieceType] = 7
+PIECE_TYPES: Final = (KING, ADVISOR, ELEPHANT, KNIGHT, ROOK, CANNON, PAWN)
+PIECE_SYMBOLS: Final = ".kabnrcp"
+PIECE_NAMES: Final = ("", "king", "advisor", "elephant", "knight", "rook", "cannon", "pawn")
 #: How many pieces of each type a side starts with; more is an impossible position.
-MAX_PIECES = {KING: 1, ADVISOR: 2, ELEPHANT: 2, KNIGHT: 2, ROOK: 2, CANNON: 2, PAWN: 5}
+MAX_PIECES: Final = {KING: 1, ADVISOR: 2, ELEPHANT: 2, KNIGHT: 2, ROOK: 2, CANNON: 2, PAWN: 5}
 
 # A square holds 0 (empty) or a piece code: the piece type, plus 8 for Black.
-EMPTY = 0
-BLACK_BIT = 8
+EMPTY: Final = 0
+BLACK_BIT: Final = 8
 
-FILE_NAMES = "abcdefghi"
-SQUARES = range(90)
-STARTING_FEN = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w"
+FILE_NAMES: Final = "abcdefghi"
+SQUARES: Final = range(90)
+STARTING_FEN: Final = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w"
 
 
 def square(file: int, rank: int) -> int:
@@ -111,10 +111,10 @@ class Piece(NamedTuple):
         return self.symbol()
 
 
-_SYMBOL_ALIASES = {"h": "n", "e": "b"}
+_SYMBOL_ALIASES: Final = {"h": "n", "e": "b"}
 
 #: The FEN letter of each piece code.
-SYMBOL_BY_CODE: dict[int, str] = {
+SYMBOL_BY_CODE: Final[dict[int, str]] = {
     piece_code(t, c): Piece(t, c).symbol() for t in PIECE_TYPES for c in (RED, BLACK)
 }
 
@@ -179,13 +179,13 @@ class Move(NamedTuple):
         return self.iccs()
 
 
-_ALL_MOVES = [[Move(f, t) for t in SQUARES] for f in SQUARES]
-_ICCS_NAMES = [FILE_NAMES[sq % 9] + str(sq // 9) for sq in SQUARES]
-_FAIRY_NAMES = [FILE_NAMES[sq % 9] + str(sq // 9 + 1) for sq in SQUARES]
-_ICCS_MOVES = {
+_ALL_MOVES: Final = [[Move(f, t) for t in SQUARES] for f in SQUARES]
+_ICCS_NAMES: Final = [FILE_NAMES[sq % 9] + str(sq // 9) for sq in SQUARES]
+_FAIRY_NAMES: Final = [FILE_NAMES[sq % 9] + str(sq // 9 + 1) for sq in SQUARES]
+_ICCS_MOVES: Final = {
     _ICCS_NAMES[f] + _ICCS_NAMES[t]: _ALL_MOVES[f][t] for f in SQUARES for t in SQUARES if f != t
 }
-_FAIRY_MOVES = {
+_FAIRY_MOVES: Final = {
     _FAIRY_NAMES[f] + _FAIRY_NAMES[t]: _ALL_MOVES[f][t] for f in SQUARES for t in SQUARES if f != t
 }
 
@@ -222,12 +222,12 @@ def _build_rays() -> list[tuple[tuple[int, ...], ...]]:
 
 
 #: ``RAYS[sq][direction]``: the squares from ``sq`` outwards, nearest first.
-RAYS = _build_rays()
+RAYS: Final = _build_rays()
 #: ``RAY_MASKS[sq][direction]``: the same squares as a bit mask (bit ``s`` for square ``s``).
 #: Directions 0 (north) and 2 (east) run towards higher squares, 1 and 3 towards lower ones.
-RAY_MASKS = [tuple(sum(1 << s for s in ray) for ray in rays) for rays in RAYS]
+RAY_MASKS: Final = [tuple(sum(1 << s for s in ray) for ray in rays) for rays in RAYS]
 
-_KNIGHT_JUMPS = (
+_KNIGHT_JUMPS: Final = (
     (1, 2, 0, 1),
     (-1, 2, 0, 1),
     (1, -2, 0, -1),
@@ -296,12 +296,12 @@ def _build_steps(color: Color) -> _StepTables:
     return kings, advisors, elephants, pawns
 
 
-_STEPS = (_build_steps(RED), _build_steps(BLACK))
+_STEPS: Final = (_build_steps(RED), _build_steps(BLACK))
 #: ``KING_MOVES[color][sq]`` and friends: the step targets of each piece type.
-KING_MOVES = (_STEPS[RED][0], _STEPS[BLACK][0])
-ADVISOR_MOVES = (_STEPS[RED][1], _STEPS[BLACK][1])
-ELEPHANT_MOVES = (_STEPS[RED][2], _STEPS[BLACK][2])
-PAWN_MOVES = (_STEPS[RED][3], _STEPS[BLACK][3])
+KING_MOVES: Final = (_STEPS[RED][0], _STEPS[BLACK][0])
+ADVISOR_MOVES: Final = (_STEPS[RED][1], _STEPS[BLACK][1])
+ELEPHANT_MOVES: Final = (_STEPS[RED][2], _STEPS[BLACK][2])
+PAWN_MOVES: Final = (_STEPS[RED][3], _STEPS[BLACK][3])
 
 
 def _pawn_attackers(color: Color) -> list[tuple[int, ...]]:
@@ -313,7 +313,7 @@ def _pawn_attackers(color: Color) -> list[tuple[int, ...]]:
     return [tuple(t) for t in table]
 
 
-PAWN_ATTACKERS = (_pawn_attackers(RED), _pawn_attackers(BLACK))
+PAWN_ATTACKERS: Final = (_pawn_attackers(RED), _pawn_attackers(BLACK))
 
 
 def _reachable(piece_type: PieceType, color: Color) -> frozenset[int]:
@@ -338,7 +338,7 @@ def _reachable(piece_type: PieceType, color: Color) -> frozenset[int]:
     return frozenset(out)
 
 
-REACHABLE = {(pt, c): _reachable(pt, c) for pt in PIECE_TYPES for c in (RED, BLACK)}
+REACHABLE: Final = {(pt, c): _reachable(pt, c) for pt in PIECE_TYPES for c in (RED, BLACK)}
 
 
 _MoveTables = tuple[list[tuple[int, ...] | None], list[int], list[list[int]], list[list[bool]]]
@@ -391,7 +391,7 @@ def _shield_table() -> list[bytes]:
     return table
 
 
-SHIELD = _shield_table()
+SHIELD: Final = _shield_table()
 
 
 def _check_landing_table() -> list[list[bytes]]:
@@ -417,7 +417,7 @@ def _check_landing_table() -> list[list[bytes]]:
     return table
 
 
-CHECK_LANDING = _check_landing_table()
+CHECK_LANDING: Final = _check_landing_table()
 
 
 def _zobrist_keys() -> tuple[list[list[int]], int]:
@@ -437,12 +437,12 @@ ZOBRIST, ZOBRIST_BLACK_TO_MOVE = _zobrist_keys()
 
 #: Per colour, the pawns' starting squares on the files i, a, e, c, g: the order in which
 #: has_legal_move() looks for a pawn step to keep as its witness.
-_LASTING_PAWNS = tuple(
+_LASTING_PAWNS: Final = tuple(
     tuple(square(file, 3 if color == RED else 6) for file in (8, 0, 4, 2, 6))
     for color in (RED, BLACK)
 )
 
-_SQUARES_DOWNWARDS = SQUARES[::-1]
+_SQUARES_DOWNWARDS: Final = SQUARES[::-1]
 
 #: A quiet move that proved a side could move: from, to, the piece, the squares it needs empty.
 _Witness = tuple[int, int, int, int]

@@ -8,7 +8,7 @@ Layer: rules (the CXA profile).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import NamedTuple
+from typing import Final, NamedTuple
 
 from xqadj.board import (
     ADVISOR,
@@ -53,8 +53,8 @@ CHECK, KILL, CHASE = "将", "杀", "捉"
 EXCHANGE, OFFER, BLOCK, FOLLOW, IDLE = "兑", "献", "拦", "跟", "闲"
 #: The labels that make a move "attacking": a side all of whose cycle moves carry one of them
 #: plays a forbidden move (24.13).
-ATTACKING = frozenset({CHECK, KILL, CHASE})
-_LABEL_NAMES = {
+ATTACKING: Final = frozenset({CHECK, KILL, CHASE})
+_LABEL_NAMES: Final = {
     CHECK: "check",
     KILL: "mate threat",
     CHASE: "chase",
@@ -143,7 +143,9 @@ def classify_move(board: Board, move: Move) -> MoveLabel:
     return idle._replace(note=idle.note or _PARRY_NOTE)
 
 
-_PARRY_NOTE = "parries the opponent's attack and takes no part in the capture it lets pay (P1)"
+_PARRY_NOTE: Final = (
+    "parries the opponent's attack and takes no part in the capture it lets pay (P1)"
+)
 
 
 def _classify_position(board: Board, move: Move) -> tuple[MoveLabel, list[tuple[int, int]]]:
@@ -158,7 +160,9 @@ def _classify_position(board: Board, move: Move) -> tuple[MoveLabel, list[tuple[
 
 #: Move labels before P1's parry test (:func:`_classify_position`), emptied with the search's
 #: memo (:data:`xqadj.rules.cxa.search._MEMO`).
-_LABEL_MEMO: dict[tuple[int, Move, tuple[int, ...]], tuple[MoveLabel, list[tuple[int, int]]]] = {}
+_LABEL_MEMO: Final[
+    dict[tuple[int, Move, tuple[int, ...]], tuple[MoveLabel, list[tuple[int, int]]]]
+] = {}
 _MEMO.keep(_LABEL_MEMO)
 
 
@@ -217,13 +221,13 @@ def _classify_raw(board: Board, move: Move) -> tuple[MoveLabel, list[tuple[int, 
     return _idle(board, move, probe.offers), probe.offers
 
 
-_LONE_DEFENDER_NOTE = "the lone attacker of the side holding for a draw attacks 士/象 (26.2)"
+_LONE_DEFENDER_NOTE: Final = "the lone attacker of the side holding for a draw attacks 士/象 (26.2)"
 
 
 #: What a piece adds to a side's attacking force, in half units, for telling the side that
 #: holds for a draw (26.2): 车 2 units, 马 炮 and a crossed pawn 1, an uncrossed pawn half; 士 象
 #: and the king nothing.  By piece type; a pawn that has crossed counts 2.
-_ATTACK_VALUE = (0, 0, 0, 0, 2, 4, 2, 1)
+_ATTACK_VALUE: Final = (0, 0, 0, 0, 2, 4, 2, 1)
 
 
 def _lone_defender_moved(board: Board, move: Move) -> bool:

@@ -11,7 +11,7 @@ creates a 杀 or a 捉.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import NamedTuple, Protocol
+from typing import Final, NamedTuple, Protocol
 
 from xqadj.board import (
     BETWEEN,
@@ -46,29 +46,29 @@ MATE_CHECKS = 7
 GAIN_CHECKS = 3
 #: 兑 (24.4): an offered piece may be taken unless the taker is then mated by this many checks
 #: (图29: a rook that "cannot leave its line" because a mate in two follows).
-EXCHANGE_MATE_CHECKS = 2
+EXCHANGE_MATE_CHECKS: Final = 2
 #: Checks the opponent may give in reply inside the look-ahead (to win material back or mate).
-REPLY_CHECKS = 2
+REPLY_CHECKS: Final = 2
 #: The longest line (plies) of the material look-ahead (checks, captures and replies).
-MAX_PLIES = 8
+MAX_PLIES: Final = 8
 #: Node budget of the look-ahead after one first move, and of one mate search.  A line whose
 #: search runs out of nodes is no gain after the move (never a chase by exhaustion), unless its
 #: null-window search had shown a gain: that gain is proved again, with the mate tests, on a
 #: budget of its own and kept as a lower bound (a real gain is not lost either).  Before the
 #: move a line stands as searched (never a new chase by exhaustion).
 LINE_NODES = 250
-MATE_NODES = 400
+MATE_NODES: Final = 400
 
 # -- material (2011 25.3) --------------------------------------------------------------------
 
 #: A strong unit (马, 炮, crossed pawn); a rook is two; an advisor or elephant is one weak unit.
-STRONG = 100
-WEAK = 2
+STRONG: Final = 100
+WEAK: Final = 2
 #: The score of a line that ends even after each side took a piece of the other's (各吃各子):
 #: it counts as a gain (26.5 "完整互吃后价值相当或得子者，按捉").
-EVEN_TRADE = 1
-MATE = 100_000
-_BASE_VALUE = (0, 0, WEAK, WEAK, STRONG, 2 * STRONG, STRONG, STRONG)
+EVEN_TRADE: Final = 1
+MATE: Final = 100_000
+_BASE_VALUE: Final = (0, 0, WEAK, WEAK, STRONG, 2 * STRONG, STRONG, STRONG)
 
 
 def _crossed(code: int, sq: int) -> bool:
@@ -266,7 +266,7 @@ class _Memo:
         return len(self.captures) + len(self.checks) + len(self.legal) + len(self.mate)
 
 
-_MEMO = _Memo()
+_MEMO: Final = _Memo()
 
 
 def _options() -> tuple[int, ...]:
@@ -283,7 +283,7 @@ def _options() -> tuple[int, ...]:
 
 
 #: The memo is emptied when it grows past this many entries.
-_MEMO_LIMIT = 200_000
+_MEMO_LIMIT: Final = 200_000
 
 
 def _pseudo_captures(board: Board, side: Color) -> tuple[_Capture, ...]:
