@@ -28,7 +28,9 @@ from xqadj.integrations.engine import Engine
 from xqadj.integrations.match import add_arguments
 from xqadj.integrations.match.director import Match
 from xqadj.integrations.match.options import configure
-from xqadj.integrations.match.schedule import read_pgn_games
+from xqadj.integrations.match.record import MatchError
+from xqadj.integrations.match.schedule import PlayedGame, read_pgn_games, resume_point
+from xqadj.integrations.tournament import schedule
 
 ENGINE = Path(__file__).resolve().parent / "engines" / "fake_engine.py"
 #: A bound for a match that must end by itself: reaching it means xqadj hung (not a speed test).
@@ -196,6 +198,55 @@ def test_an_incomplete_game_inside_the_file_is_refused(tmp_path: Path) -> None:
     pgn.write_bytes(data[: found[2].offset - 22] + b"\n\n" + data[found[2].offset :])
     run = match(*engine("A"), *engine("B"), *options, "--resume")
     assert run.returncode == 1 and "is incomplete" in run.stderr
+
+
+#: Games 1 and 4 of a match between A and 'B "the second"' (escaped in the tags), a comment with
+#: brackets and quotes in the first game's move text.
+TWO_GAMES = r"""[Game "Chinese Chess"]
+[Round "1"]
+[Red "A"]
+[Black "B \"the second\""]
+[Result "1-0"]
+[MatchGame "1"]
+[MatchId "x"]
+
+1. h2e2 h9g7 {a comment [with] "quotes"} 1-0
+
+[Game "Chinese Chess"]
+[Round "4"]
+[Red "B \"the second\""]
+[Black "A"]
+[Result "0-1"]
+[MatchGame "4"]
+[MatchId "x"]
+
+1. h2e2 0-1
+"""
+
+
+def test_resume_reads_the_games_of_the_pgn_and_leaves_the_others(tmp_path: Path) -> None:
+    """The games the PGN holds by their [MatchGame] number, with their tags unescaped, are left
+    out of the schedule; another colour order or a number the schedule does not reach is
+    refused, naming the game."""
+    pgn = tmp_path / "m.pgn"
+    pgn.write_text(TWO_GAMES)
+    games = schedule(2, rounds=3)
+    names = ["A", 'B "the second"']
+    start = resume_point(games, names, pgn, resume=True)
+    assert [game.number for game in start.remaining] == [2, 3, 5, 6]
+    assert start.played == {
+        1: PlayedGame(1, "A", 'B "the second"', "1-0", 1),
+        4: PlayedGame(4, 'B "the second"', "A", "0-1", 4),
+    }
+    assert (start.round_offset, start.cut) == (0, None)
+    swapped = r'\(game 1\) is A vs B "the second", but this match schedules B "the second" vs A'
+    with pytest.raises(MatchError, match=swapped):
+        resume_point(games, names[::-1], pgn, resume=True)
+    with pytest.raises(MatchError, match=r"\(game 4\): this match schedules only 2 games"):
+        resume_point(games[:2], names, pgn, resume=True)
+    pgn.write_text("")
+    assert resume_point(games, names, pgn, resume=True).remaining == games
+    assert resume_point(games, names, tmp_path / "none.pgn", resume=True).remaining == games
 
 
 # -- the clock ------------------------------------------------------------------------------------

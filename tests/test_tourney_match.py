@@ -19,8 +19,8 @@ from pathlib import Path
 import pytest
 from test_integrations import D22_FEN, D22_MOVES, pgn_games
 
+from xqadj.integrations.match.schedule import read_pgn_games
 from xqadj.integrations.openings import OpeningsSpec
-from xqadj.integrations.tournament import read_played
 
 ENGINE = Path(__file__).resolve().parent / "engines" / "fake_engine.py"
 #: A bound for a match that must end by itself: reaching it means xqadj hung (not a speed test).
@@ -565,8 +565,9 @@ def test_resume_goes_on_from_the_pgn(tmp_path: Path) -> None:
     pgn.write_text(blocks[0] + blocks[1] + blocks[3])
     run = match(*players, *options, "--resume", "--results", str(results))
     assert run.returncode == 0, run.stderr
-    played = read_played(pgn.read_text())
+    played = {int(g.tags["MatchGame"]): g for g in read_pgn_games(pgn.read_bytes())}
     assert sorted(played) == [1, 2, 3, 4, 5, 6]
+    assert all(game.complete for game in played.values())
     assert [line.split(":")[0] for line in run.stdout.splitlines() if line.startswith("game ")] == [
         "game 3/6",
         "game 5/6",
@@ -580,7 +581,7 @@ def test_resume_goes_on_from_the_pgn(tmp_path: Path) -> None:
     assert [bool(g.get("from_pgn")) for g in document["games"]] == [1, 1, 0, 1, 0, 0]
     assert document["statistics"][0]["pentanomial"] == [0, 0, 0, 0, 3]
     # The Round tags go on as they were.
-    assert [p.round for _, p in sorted(played.items())] == [1, 2, 3, 4, 5, 6]
+    assert [played[number].tags["Round"] for number in sorted(played)] == list("123456")
     # Nothing left to play: the match ends at once.
     run = match(*players, *options, "--resume")
     assert run.returncode == 0 and "over 6 games (6 of them" in run.stdout
