@@ -525,6 +525,7 @@ def test_games_are_played_with_a_short_thread_switch_interval(monkeypatch) -> No
     interval after."""
     from xqadj.integrations.engine import EngineSpec
     from xqadj.integrations.match import local
+    from xqadj.integrations.match.game import SWITCH_INTERVAL
     from xqadj.integrations.match.options import MatchConfig
 
     seen: list[float] = []
@@ -535,9 +536,24 @@ def test_games_are_played_with_a_short_thread_switch_interval(monkeypatch) -> No
 
     monkeypatch.setattr(local, "play_job", fake_play_job)
     before = sys.getswitchinterval()
-    assert before > local.SWITCH_INTERVAL  # the interpreter's default, 5 ms
+    assert before > SWITCH_INTERVAL  # the interpreter's default, 5 ms
     runner = local.LocalRunner(MatchConfig([EngineSpec("a"), EngineSpec("b")]))
     runner._free.put(())
     runner.play(["first game", "second game"], lambda job, record: None)  # type: ignore[list-item]
-    assert seen == [local.SWITCH_INTERVAL] * 2
+    assert seen == [SWITCH_INTERVAL] * 2
+    assert sys.getswitchinterval() == before
+
+
+def test_the_switch_interval_is_restored_when_the_last_game_ends() -> None:
+    """A Dask worker plays several pairs at once: the first to end must not restore the
+    interval under the others' games, and the last restores it."""
+    from xqadj.integrations.match.game import SWITCH_INTERVAL, short_switch_interval
+
+    before = sys.getswitchinterval()
+    first, second = short_switch_interval(), short_switch_interval()
+    first.__enter__()
+    second.__enter__()
+    first.__exit__(None, None, None)
+    assert sys.getswitchinterval() == SWITCH_INTERVAL
+    second.__exit__(None, None, None)
     assert sys.getswitchinterval() == before
