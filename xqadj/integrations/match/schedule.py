@@ -133,6 +133,8 @@ class PlayedGame:
     result: str
     #: The game's ``[Round]`` tag, if a number.
     round: int | None = None
+    #: Its ``[Termination]`` tag (``perpetual-chase``, ``time forfeit``, …), "" if it has none.
+    termination: str = ""
 
 
 @dataclass
@@ -235,6 +237,7 @@ def resume_point(
             black,
             pgn_game.tags["Result"],
             int(round_text) if round_text.isdigit() else None,
+            pgn_game.tags.get("Termination", ""),
         )
     result.remaining = [game for game in games if game.number not in result.played]
     result.round_offset = offsets.pop() if offsets else 0

@@ -73,6 +73,7 @@ class MatchTally:
                 "red": found.red,
                 "black": found.black,
                 "result": found.result,
+                "termination": found.termination,
                 "from_pgn": True,
             }
         )
@@ -169,7 +170,7 @@ class MatchTally:
         return standings(self.names, [self.tally.total(i) for i in range(len(self.names))])
 
     def endings(self) -> list[Endings]:
-        """How each engine's games ended (a resumed game's ending is not known)."""
+        """How each engine's games ended (a resumed game's by its PGN ``Termination``)."""
         outcomes = [
             Outcome(g["red"], g["black"], g["result"], g.get("termination", ""))
             for g in self.game_log
