@@ -56,6 +56,11 @@ def match(*args: str, fsize: int | None = None) -> subprocess.CompletedProcess[s
     )
 
 
+def plain_match(*options: str, fsize: int | None = None) -> subprocess.CompletedProcess[str]:
+    """A match of A and B, the fake engine as it is (its first legal move, at once)."""
+    return match(*engine("A"), *engine("B"), *options, fsize=fsize)
+
+
 def finished_games(pgn: Path) -> list[int]:
     """The ``[MatchGame]`` numbers of the PGN's games, checking each was written to its end."""
     games = read_pgn_games(pgn.read_bytes())
@@ -74,9 +79,7 @@ def book(tmp_path: Path) -> Path:
 
 
 def book_match(pgn: Path, book: Path, seed: str, *more: str) -> subprocess.CompletedProcess[str]:
-    return match(
-        *engine("A"),
-        *engine("B"),
+    return plain_match(
         "--openings",
         f"file={book}",
         "order=random",
@@ -125,12 +128,12 @@ def test_resume_refuses_another_book(tmp_path: Path, book: Path) -> None:
 def test_resume_refuses_a_pgn_that_also_holds_another_matchs_games(tmp_path: Path) -> None:
     pgn = tmp_path / "m.pgn"
     first = ["--games", "2", "--max-plies", "2", "--pgn", str(pgn)]
-    assert match(*engine("A"), *engine("B"), *first).returncode == 0
+    assert plain_match(*first).returncode == 0
     # Another match (longer games) appended to the same file, then stopped after a game.
     second = ["--games", "2", "--max-plies", "4", "--pgn", str(pgn)]
-    assert match(*engine("A"), *engine("B"), *second).returncode == 0
+    assert plain_match(*second).returncode == 0
     cut_after(pgn, 3)
-    run = match(*engine("A"), *engine("B"), *second, "--resume")
+    run = plain_match(*second, "--resume")
     assert run.returncode == 1
     assert "(game 1) was played with other settings" in run.stderr
     assert "Traceback" not in run.stderr
@@ -140,20 +143,20 @@ def test_resume_refuses_games_it_cannot_check(tmp_path: Path) -> None:
     """A game without the match's tags (another tool's, an older xqadj's) is refused."""
     pgn = tmp_path / "m.pgn"
     options = ["--games", "2", "--max-plies", "2", "--pgn", str(pgn)]
-    assert match(*engine("A"), *engine("B"), *options).returncode == 0
+    assert plain_match(*options).returncode == 0
     text = pgn.read_text()
     pgn.write_text("\n".join(line for line in text.splitlines() if "MatchId" not in line) + "\n")
-    run = match(*engine("A"), *engine("B"), *options, "--resume")
+    run = plain_match(*options, "--resume")
     assert run.returncode == 1 and "no [MatchGame] and [MatchId] tags" in run.stderr
 
 
 def test_a_half_written_last_game_is_cut_off_and_played_again(tmp_path: Path) -> None:
     pgn = tmp_path / "m.pgn"
     options = ["--games", "4", "--max-plies", "6", "--pgn", str(pgn)]
-    assert match(*engine("A"), *engine("B"), *options).returncode == 0
+    assert plain_match(*options).returncode == 0
     whole = pgn.read_bytes()
     pgn.write_bytes(whole[: len(whole) - 20])  # killed while writing game 4's moves
-    run = match(*engine("A"), *engine("B"), *options, "--resume")
+    run = plain_match(*options, "--resume")
     assert run.returncode == 0, run.stderr
     assert "only half written: it is cut off the file and played again" in run.stdout
     assert [line.split(":")[0] for line in run.stdout.splitlines() if line.startswith("game ")] == [
@@ -167,12 +170,7 @@ def test_a_pgn_cut_anywhere_holds_exactly_the_games_written_to_their_end(tmp_pat
     """Wherever a kill or a full disk cut the file, a game counts as finished only if its
     result and the newline after it were written, and only the last game can be unfinished."""
     pgn = tmp_path / "m.pgn"
-    assert (
-        match(
-            *engine("A"), *engine("B"), "--games", "3", "--max-plies", "3", "--pgn", str(pgn)
-        ).returncode
-        == 0
-    )
+    assert plain_match("--games", "3", "--max-plies", "3", "--pgn", str(pgn)).returncode == 0
     data = pgn.read_bytes()
     whole = read_pgn_games(data)
     ends = []
@@ -191,12 +189,12 @@ def test_a_pgn_cut_anywhere_holds_exactly_the_games_written_to_their_end(tmp_pat
 def test_an_incomplete_game_inside_the_file_is_refused(tmp_path: Path) -> None:
     pgn = tmp_path / "m.pgn"
     options = ["--games", "3", "--max-plies", "2", "--pgn", str(pgn)]
-    assert match(*engine("A"), *engine("B"), *options).returncode == 0
+    assert plain_match(*options).returncode == 0
     found = read_pgn_games(pgn.read_bytes())
     data = pgn.read_bytes()
     # Game 2 lost its last 20 bytes (an editor, a bad copy), game 3 follows it.
     pgn.write_bytes(data[: found[2].offset - 22] + b"\n\n" + data[found[2].offset :])
-    run = match(*engine("A"), *engine("B"), *options, "--resume")
+    run = plain_match(*options, "--resume")
     assert run.returncode == 1 and "is incomplete" in run.stderr
 
 
@@ -296,9 +294,7 @@ def test_the_clock_stops_when_bestmove_is_read_not_when_the_game_thread_wakes(
 
 def test_a_full_pgn_stops_the_match_cleanly(tmp_path: Path) -> None:
     pgn = tmp_path / "m.pgn"
-    run = match(
-        *engine("A"),
-        *engine("B"),
+    run = plain_match(
         "--games",
         "8",
         "--max-plies",
@@ -321,9 +317,7 @@ def test_a_full_pgn_stops_the_match_cleanly(tmp_path: Path) -> None:
 
 def test_a_log_file_that_cannot_be_written_stops_the_match(tmp_path: Path) -> None:
     logs = tmp_path / "logs"
-    run = match(
-        *engine("A"),
-        *engine("B"),
+    run = plain_match(
         "--games",
         "20",
         "--max-plies",
@@ -342,9 +336,7 @@ def test_results_that_cannot_be_written_are_an_error_and_leave_no_part_file(
     tmp_path: Path,
 ) -> None:
     results = tmp_path / "r.json"
-    run = match(
-        *engine("A"),
-        *engine("B"),
+    run = plain_match(
         "--games",
         "30",
         "--max-plies",
@@ -389,7 +381,7 @@ def test_results_through_a_symlink_keep_the_link(tmp_path: Path) -> None:
     devnull = tmp_path / "null.json"
     devnull.symlink_to(os.devnull)
     for path in (link, devnull):
-        run = match(*engine("A"), *engine("B"), "--max-plies", "2", "--results", str(path))
+        run = plain_match("--max-plies", "2", "--results", str(path))
         assert run.returncode == 0, run.stderr
         assert path.is_symlink()
     assert json.loads(target.read_text())["played"] == 2
@@ -397,10 +389,10 @@ def test_results_through_a_symlink_keep_the_link(tmp_path: Path) -> None:
 
 
 def test_pgn_to_a_pipe_is_written_not_read(tmp_path: Path) -> None:
-    run = match(*engine("A"), *engine("B"), "--max-plies", "2", "--pgn", "/dev/stdout")
+    run = plain_match("--max-plies", "2", "--pgn", "/dev/stdout")
     assert run.returncode == 0, run.stderr
     assert run.stdout.count('[Game "Chinese Chess"]') == 2
-    run = match(*engine("A"), *engine("B"), "--pgn", "/dev/stdout", "--resume")
+    run = plain_match("--pgn", "/dev/stdout", "--resume")
     assert run.returncode == 1 and "not a regular file" in run.stderr
 
 
