@@ -33,21 +33,17 @@ import tempfile
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the repo, for `import xqadj`
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))  # the repo, for `import xqadj`
+sys.path.insert(0, str(ROOT / "tests"))  # Chromium's flags, as the tests run it
+
+from cdp import FLAGS  # noqa: E402
 
 from xqadj.integrations import replay, report  # noqa: E402
 
-DEFAULT_GAMES = Path(__file__).resolve().parents[2] / "shared" / "games"
-FLAGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--window-size=1280,1000",
-]
+DEFAULT_GAMES = ROOT.parent / "shared" / "games"
+#: The page's width as the report is laid out for (three boards a row at 1280 px).
+WINDOW = "--window-size=1280,1000"
 #: Added at the end of the body: lay the page out, note the time, and replace the page by the
 #: figure, so that --dump-dom prints a line rather than the whole page.
 PROBE = """<script>
@@ -67,7 +63,7 @@ def load_time(browser: str, page: Path) -> tuple[float, float]:
     profile = tempfile.mkdtemp(prefix="xqadj-bench-")
     started = time.perf_counter()
     process = subprocess.Popen(
-        [browser, *FLAGS, f"--user-data-dir={profile}", "--dump-dom", probe.as_uri()],
+        [browser, *FLAGS, WINDOW, f"--user-data-dir={profile}", "--dump-dom", probe.as_uri()],
         stdout=subprocess.PIPE,
         stderr=subprocess.DEVNULL,
         text=True,

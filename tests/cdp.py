@@ -1,5 +1,7 @@
 """Headless Chromium driven over the DevTools protocol on a pipe (``--remote-debugging-pipe``),
-with the standard library alone: for the tests and the benchmark of the web build.
+with the standard library alone: for the tests and the benchmark of the web build.  Its
+:data:`FLAGS` are Chromium's flags wherever the tests and benchmarks run it (``bench/report.py``
+and ``tests/test_report_browser.py`` too, without the pipe).
 
 Chromium reads commands from its file descriptor 3 and writes answers and events to 4, each a
 JSON object ended by a NUL byte.  :class:`Browser` starts it with a fresh profile, opens one page

@@ -16,6 +16,7 @@ import shlex
 import signal
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -28,7 +29,7 @@ from xqadj.board import STARTING_FEN
 from xqadj.integrations.engine import EngineSpec, SearchLimit
 from xqadj.integrations.match import Match, MatchConfig, MatchError, Opening
 from xqadj.integrations.match.cluster import ClusterRunner, pairs
-from xqadj.integrations.match.game import game_jobs
+from xqadj.integrations.match.game import SWITCH_INTERVAL, game_jobs
 
 try:
     from dask.distributed import Client, LocalCluster
@@ -168,6 +169,42 @@ def test_a_worker_killed_mid_match_loses_no_game(
     lines = out.getvalue().splitlines()
     assert sum(line.startswith("game ") for line in lines) == 8  # none reported twice
     assert sorted(int(g["MatchGame"]) for g in pgn_games(pgn)) == list(range(1, 9))
+
+
+def test_a_worker_plays_a_pair_with_the_short_switch_interval(
+    scheduler: tuple[str, Any], tmp_path: Path
+) -> None:
+    """The worker playing a pair lowers its thread switch interval as the local runner does
+    (the engines' reader threads stamp the time a move is charged), and restores it after."""
+    address, client = scheduler
+    before = client.run(sys.getswitchinterval)
+    assert all(interval > SWITCH_INTERVAL for interval in before.values())
+    log = tmp_path / "A.log"
+    # A never answers a go: the pair is in play until the match is stopped.
+    engines = [fake("A", "--hang-at", "any", "--log", str(log)), fake("B")]
+    limit = SearchLimit(None, 1, None, search_timeout=HANG_GUARD)
+    match_config = config(tmp_path / "m.pgn", games=2, engines=engines, limit=limit)
+    match = Match(match_config, io.StringIO(), ClusterRunner(match_config, address))
+    results: list[Any] = []
+    playing = threading.Thread(target=lambda: results.append(match.run()))
+    playing.start()
+    try:
+        deadline = time.monotonic() + HANG_GUARD
+        while time.monotonic() < deadline and playing.is_alive():
+            if log.exists() and any(line.startswith("go ") for line in log.read_text().split("\n")):
+                break
+            time.sleep(0.1)
+        during = client.run(sys.getswitchinterval)
+    finally:
+        match.stop()
+        playing.join(HANG_GUARD)
+    assert results and results[0].records == []  # stopped in its first game: none scored
+    assert sorted(during.values()) == [SWITCH_INTERVAL, max(before.values())]
+    # Restored once the pair has returned on its worker.
+    deadline = time.monotonic() + HANG_GUARD
+    while client.run(sys.getswitchinterval) != before and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert client.run(sys.getswitchinterval) == before
 
 
 def test_pairs_keep_the_games_of_an_encounter_together(tmp_path: Path) -> None:

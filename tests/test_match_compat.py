@@ -11,6 +11,7 @@ from __future__ import annotations
 import math
 import re
 import shlex
+import subprocess
 import sys
 from pathlib import Path
 
@@ -29,6 +30,11 @@ README = Path(__file__).resolve().parents[1] / "README.md"
 def fake(*options: str) -> str:
     """The fake engine's command line."""
     return shlex.join([sys.executable, str(ENGINE), "--score", "0", *options])
+
+
+def plain_match(*options: str) -> subprocess.CompletedProcess[str]:
+    """A match of A and B, the fake engine as it is (its first legal move, at once)."""
+    return match(*engine("A"), *engine("B"), *options)
 
 
 def terminations(pgn: Path) -> list[str]:
@@ -329,9 +335,7 @@ def test_fastchess_spellings(tmp_path: Path) -> None:
 def test_cutechess_games_above_two_with_rounds(tmp_path: Path) -> None:
     """cutechess-cli's -rounds 2 -games 3 with two engines: 6 games."""
     pgn = tmp_path / "m.pgn"
-    run = match(
-        *engine("A"),
-        *engine("B"),
+    run = plain_match(
         "-rounds",
         "2",
         "-games",
@@ -360,13 +364,13 @@ def test_cutechess_games_above_two_with_rounds(tmp_path: Path) -> None:
     ],
 )
 def test_refused_spellings(options: list[str], message: str) -> None:
-    run = match(*engine("A"), *engine("B"), *options)
+    run = plain_match(*options)
     assert run.returncode == 2, run.stderr
     assert run.stderr.startswith(f"xqadj match: {message}"), run.stderr
 
 
 def test_tournament_spelling_is_checked() -> None:
-    run = match(*engine("A"), *engine("B"), "-tournament", "knockout")
+    run = plain_match("-tournament", "knockout")
     assert run.returncode == 2
     assert "expected gauntlet or round-robin (roundrobin), got 'knockout'" in run.stderr
 

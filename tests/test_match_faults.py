@@ -80,6 +80,11 @@ def wrapped(name: str, pids: Path, *options: str) -> list[str]:
     return [f"cmd={command}", f"name={name}"]
 
 
+def two_fakes(pids: Path, *options: str) -> list[str]:
+    """``--engine`` A and ``--engine`` B, the fake engine with ``options`` for both."""
+    return ["--engine", *fake("A", pids, *options), "--engine", *fake("B", pids, *options)]
+
+
 def match_command(*args: str) -> list[str]:
     return [sys.executable, "-m", "xqadj", "match", *args]
 
@@ -111,10 +116,7 @@ def test_ctrl_c_stops_the_match_and_keeps_the_finished_games(
     pgn = tmp_path / "m.pgn"
     process = subprocess.Popen(
         match_command(
-            "--engine",
-            *fake("A", pids, "--think", "200"),
-            "--engine",
-            *fake("B", pids, "--think", "200"),
+            *two_fakes(pids, "--think", "200"),
             "--games",
             "20",
             "--concurrency",
@@ -166,10 +168,7 @@ def test_sigterm_stops_the_match_too(tmp_path: Path, pids: Path) -> None:
     pgn = tmp_path / "m.pgn"
     process = subprocess.Popen(
         match_command(
-            "--engine",
-            *fake("A", pids, "--think", "200"),
-            "--engine",
-            *fake("B", pids, "--think", "200"),
+            *two_fakes(pids, "--think", "200"),
             "--games",
             "20",
             "--max-plies",
@@ -378,10 +377,7 @@ def test_pgn_is_appended_to_and_rounds_go_on(tmp_path: Path, pids: Path) -> None
     pgn.write_text('[Game "Chinese Chess"]\n[Event "mine"]\n[Round "1"]\n\n1. h2e2 *')
     for _ in range(2):
         run = run_match(
-            "--engine",
-            *fake("A", pids),
-            "--engine",
-            *fake("B", pids),
+            *two_fakes(pids),
             "--games",
             "2",
             "--max-plies",
@@ -542,7 +538,7 @@ def test_nobestmove_is_understood(tmp_path: Path, pids: Path) -> None:
 def test_bad_arguments_get_a_clear_message(
     pids: Path, options: list[str], message: str
 ) -> None:
-    run = run_match("--engine", *fake("A", pids), "--engine", *fake("B", pids), *options)
+    run = run_match(*two_fakes(pids), *options)
     assert run.returncode == 2
     assert run.stderr.strip() == f"xqadj match: {message}"
     assert read_pids(pids) == []  # no engine was started
@@ -551,10 +547,7 @@ def test_bad_arguments_get_a_clear_message(
 def test_output_piped_into_head_stops_the_match_quietly(tmp_path: Path, pids: Path) -> None:
     process = subprocess.Popen(
         match_command(
-            "--engine",
-            *fake("A", pids),
-            "--engine",
-            *fake("B", pids),
+            *two_fakes(pids),
             "--games",
             "50",
             "--max-plies",

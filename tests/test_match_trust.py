@@ -28,7 +28,9 @@ from xqadj.integrations.engine import Engine
 from xqadj.integrations.match import add_arguments
 from xqadj.integrations.match.director import Match
 from xqadj.integrations.match.options import configure
-from xqadj.integrations.match.schedule import read_pgn_games
+from xqadj.integrations.match.record import MatchError
+from xqadj.integrations.match.schedule import PlayedGame, read_pgn_games, resume_point
+from xqadj.integrations.tournament import schedule
 
 ENGINE = Path(__file__).resolve().parent / "engines" / "fake_engine.py"
 #: A bound for a match that must end by itself: reaching it means xqadj hung (not a speed test).
@@ -54,6 +56,11 @@ def match(*args: str, fsize: int | None = None) -> subprocess.CompletedProcess[s
     )
 
 
+def plain_match(*options: str, fsize: int | None = None) -> subprocess.CompletedProcess[str]:
+    """A match of A and B, the fake engine as it is (its first legal move, at once)."""
+    return match(*engine("A"), *engine("B"), *options, fsize=fsize)
+
+
 def finished_games(pgn: Path) -> list[int]:
     """The ``[MatchGame]`` numbers of the PGN's games, checking each was written to its end."""
     games = read_pgn_games(pgn.read_bytes())
@@ -72,9 +79,7 @@ def book(tmp_path: Path) -> Path:
 
 
 def book_match(pgn: Path, book: Path, seed: str, *more: str) -> subprocess.CompletedProcess[str]:
-    return match(
-        *engine("A"),
-        *engine("B"),
+    return plain_match(
         "--openings",
         f"file={book}",
         "order=random",
@@ -123,12 +128,12 @@ def test_resume_refuses_another_book(tmp_path: Path, book: Path) -> None:
 def test_resume_refuses_a_pgn_that_also_holds_another_matchs_games(tmp_path: Path) -> None:
     pgn = tmp_path / "m.pgn"
     first = ["--games", "2", "--max-plies", "2", "--pgn", str(pgn)]
-    assert match(*engine("A"), *engine("B"), *first).returncode == 0
+    assert plain_match(*first).returncode == 0
     # Another match (longer games) appended to the same file, then stopped after a game.
     second = ["--games", "2", "--max-plies", "4", "--pgn", str(pgn)]
-    assert match(*engine("A"), *engine("B"), *second).returncode == 0
+    assert plain_match(*second).returncode == 0
     cut_after(pgn, 3)
-    run = match(*engine("A"), *engine("B"), *second, "--resume")
+    run = plain_match(*second, "--resume")
     assert run.returncode == 1
     assert "(game 1) was played with other settings" in run.stderr
     assert "Traceback" not in run.stderr
@@ -138,20 +143,20 @@ def test_resume_refuses_games_it_cannot_check(tmp_path: Path) -> None:
     """A game without the match's tags (another tool's, an older xqadj's) is refused."""
     pgn = tmp_path / "m.pgn"
     options = ["--games", "2", "--max-plies", "2", "--pgn", str(pgn)]
-    assert match(*engine("A"), *engine("B"), *options).returncode == 0
+    assert plain_match(*options).returncode == 0
     text = pgn.read_text()
     pgn.write_text("\n".join(line for line in text.splitlines() if "MatchId" not in line) + "\n")
-    run = match(*engine("A"), *engine("B"), *options, "--resume")
+    run = plain_match(*options, "--resume")
     assert run.returncode == 1 and "no [MatchGame] and [MatchId] tags" in run.stderr
 
 
 def test_a_half_written_last_game_is_cut_off_and_played_again(tmp_path: Path) -> None:
     pgn = tmp_path / "m.pgn"
     options = ["--games", "4", "--max-plies", "6", "--pgn", str(pgn)]
-    assert match(*engine("A"), *engine("B"), *options).returncode == 0
+    assert plain_match(*options).returncode == 0
     whole = pgn.read_bytes()
     pgn.write_bytes(whole[: len(whole) - 20])  # killed while writing game 4's moves
-    run = match(*engine("A"), *engine("B"), *options, "--resume")
+    run = plain_match(*options, "--resume")
     assert run.returncode == 0, run.stderr
     assert "only half written: it is cut off the file and played again" in run.stdout
     assert [line.split(":")[0] for line in run.stdout.splitlines() if line.startswith("game ")] == [
@@ -165,12 +170,7 @@ def test_a_pgn_cut_anywhere_holds_exactly_the_games_written_to_their_end(tmp_pat
     """Wherever a kill or a full disk cut the file, a game counts as finished only if its
     result and the newline after it were written, and only the last game can be unfinished."""
     pgn = tmp_path / "m.pgn"
-    assert (
-        match(
-            *engine("A"), *engine("B"), "--games", "3", "--max-plies", "3", "--pgn", str(pgn)
-        ).returncode
-        == 0
-    )
+    assert plain_match("--games", "3", "--max-plies", "3", "--pgn", str(pgn)).returncode == 0
     data = pgn.read_bytes()
     whole = read_pgn_games(data)
     ends = []
@@ -189,13 +189,62 @@ def test_a_pgn_cut_anywhere_holds_exactly_the_games_written_to_their_end(tmp_pat
 def test_an_incomplete_game_inside_the_file_is_refused(tmp_path: Path) -> None:
     pgn = tmp_path / "m.pgn"
     options = ["--games", "3", "--max-plies", "2", "--pgn", str(pgn)]
-    assert match(*engine("A"), *engine("B"), *options).returncode == 0
+    assert plain_match(*options).returncode == 0
     found = read_pgn_games(pgn.read_bytes())
     data = pgn.read_bytes()
     # Game 2 lost its last 20 bytes (an editor, a bad copy), game 3 follows it.
     pgn.write_bytes(data[: found[2].offset - 22] + b"\n\n" + data[found[2].offset :])
-    run = match(*engine("A"), *engine("B"), *options, "--resume")
+    run = plain_match(*options, "--resume")
     assert run.returncode == 1 and "is incomplete" in run.stderr
+
+
+#: Games 1 and 4 of a match between A and 'B "the second"' (escaped in the tags), a comment with
+#: brackets and quotes in the first game's move text.
+TWO_GAMES = r"""[Game "Chinese Chess"]
+[Round "1"]
+[Red "A"]
+[Black "B \"the second\""]
+[Result "1-0"]
+[MatchGame "1"]
+[MatchId "x"]
+
+1. h2e2 h9g7 {a comment [with] "quotes"} 1-0
+
+[Game "Chinese Chess"]
+[Round "4"]
+[Red "B \"the second\""]
+[Black "A"]
+[Result "0-1"]
+[MatchGame "4"]
+[MatchId "x"]
+
+1. h2e2 0-1
+"""
+
+
+def test_resume_reads_the_games_of_the_pgn_and_leaves_the_others(tmp_path: Path) -> None:
+    """The games the PGN holds by their [MatchGame] number, with their tags unescaped, are left
+    out of the schedule; another colour order or a number the schedule does not reach is
+    refused, naming the game."""
+    pgn = tmp_path / "m.pgn"
+    pgn.write_text(TWO_GAMES)
+    games = schedule(2, rounds=3)
+    names = ["A", 'B "the second"']
+    start = resume_point(games, names, pgn, resume=True)
+    assert [game.number for game in start.remaining] == [2, 3, 5, 6]
+    assert start.played == {
+        1: PlayedGame(1, "A", 'B "the second"', "1-0", 1),
+        4: PlayedGame(4, 'B "the second"', "A", "0-1", 4),
+    }
+    assert (start.round_offset, start.cut) == (0, None)
+    swapped = r'\(game 1\) is A vs B "the second", but this match schedules B "the second" vs A'
+    with pytest.raises(MatchError, match=swapped):
+        resume_point(games, names[::-1], pgn, resume=True)
+    with pytest.raises(MatchError, match=r"\(game 4\): this match schedules only 2 games"):
+        resume_point(games[:2], names, pgn, resume=True)
+    pgn.write_text("")
+    assert resume_point(games, names, pgn, resume=True).remaining == games
+    assert resume_point(games, names, tmp_path / "none.pgn", resume=True).remaining == games
 
 
 # -- the clock ------------------------------------------------------------------------------------
@@ -245,9 +294,7 @@ def test_the_clock_stops_when_bestmove_is_read_not_when_the_game_thread_wakes(
 
 def test_a_full_pgn_stops_the_match_cleanly(tmp_path: Path) -> None:
     pgn = tmp_path / "m.pgn"
-    run = match(
-        *engine("A"),
-        *engine("B"),
+    run = plain_match(
         "--games",
         "8",
         "--max-plies",
@@ -270,9 +317,7 @@ def test_a_full_pgn_stops_the_match_cleanly(tmp_path: Path) -> None:
 
 def test_a_log_file_that_cannot_be_written_stops_the_match(tmp_path: Path) -> None:
     logs = tmp_path / "logs"
-    run = match(
-        *engine("A"),
-        *engine("B"),
+    run = plain_match(
         "--games",
         "20",
         "--max-plies",
@@ -291,9 +336,7 @@ def test_results_that_cannot_be_written_are_an_error_and_leave_no_part_file(
     tmp_path: Path,
 ) -> None:
     results = tmp_path / "r.json"
-    run = match(
-        *engine("A"),
-        *engine("B"),
+    run = plain_match(
         "--games",
         "30",
         "--max-plies",
@@ -338,7 +381,7 @@ def test_results_through_a_symlink_keep_the_link(tmp_path: Path) -> None:
     devnull = tmp_path / "null.json"
     devnull.symlink_to(os.devnull)
     for path in (link, devnull):
-        run = match(*engine("A"), *engine("B"), "--max-plies", "2", "--results", str(path))
+        run = plain_match("--max-plies", "2", "--results", str(path))
         assert run.returncode == 0, run.stderr
         assert path.is_symlink()
     assert json.loads(target.read_text())["played"] == 2
@@ -346,10 +389,10 @@ def test_results_through_a_symlink_keep_the_link(tmp_path: Path) -> None:
 
 
 def test_pgn_to_a_pipe_is_written_not_read(tmp_path: Path) -> None:
-    run = match(*engine("A"), *engine("B"), "--max-plies", "2", "--pgn", "/dev/stdout")
+    run = plain_match("--max-plies", "2", "--pgn", "/dev/stdout")
     assert run.returncode == 0, run.stderr
     assert run.stdout.count('[Game "Chinese Chess"]') == 2
-    run = match(*engine("A"), *engine("B"), "--pgn", "/dev/stdout", "--resume")
+    run = plain_match("--pgn", "/dev/stdout", "--resume")
     assert run.returncode == 1 and "not a regular file" in run.stderr
 
 
@@ -474,6 +517,7 @@ def test_games_are_played_with_a_short_thread_switch_interval(monkeypatch) -> No
     interval after."""
     from xqadj.integrations.engine import EngineSpec
     from xqadj.integrations.match import local
+    from xqadj.integrations.match.game import SWITCH_INTERVAL
     from xqadj.integrations.match.options import MatchConfig
 
     seen: list[float] = []
@@ -484,9 +528,24 @@ def test_games_are_played_with_a_short_thread_switch_interval(monkeypatch) -> No
 
     monkeypatch.setattr(local, "play_job", fake_play_job)
     before = sys.getswitchinterval()
-    assert before > local.SWITCH_INTERVAL  # the interpreter's default, 5 ms
+    assert before > SWITCH_INTERVAL  # the interpreter's default, 5 ms
     runner = local.LocalRunner(MatchConfig([EngineSpec("a"), EngineSpec("b")]))
     runner._free.put(())
     runner.play(["first game", "second game"], lambda job, record: None)  # type: ignore[list-item]
-    assert seen == [local.SWITCH_INTERVAL] * 2
+    assert seen == [SWITCH_INTERVAL] * 2
+    assert sys.getswitchinterval() == before
+
+
+def test_the_switch_interval_is_restored_when_the_last_game_ends() -> None:
+    """A Dask worker plays several pairs at once: the first to end must not restore the
+    interval under the others' games, and the last restores it."""
+    from xqadj.integrations.match.game import SWITCH_INTERVAL, short_switch_interval
+
+    before = sys.getswitchinterval()
+    first, second = short_switch_interval(), short_switch_interval()
+    first.__enter__()
+    second.__enter__()
+    first.__exit__(None, None, None)
+    assert sys.getswitchinterval() == SWITCH_INTERVAL
+    second.__exit__(None, None, None)
     assert sys.getswitchinterval() == before

@@ -113,7 +113,7 @@ GAMES = [
     Outcome("C", "B", "1-0", "forfeit (illegal-move)"),
     Outcome("A", "B", "*", ""),  # unfinished: not counted
     Outcome("A", "X", "1-0", "checkmate"),  # not an engine of this match
-    Outcome("B", "A", "1/2-1/2", ""),  # resumed from a PGN: no termination known
+    Outcome("B", "A", "1/2-1/2", ""),  # resumed from a PGN without a Termination tag
 ]
 
 

@@ -19,8 +19,8 @@ from pathlib import Path
 import pytest
 from test_integrations import D22_FEN, D22_MOVES, pgn_games
 
+from xqadj.integrations.match.schedule import read_pgn_games
 from xqadj.integrations.openings import OpeningsSpec
-from xqadj.integrations.tournament import read_played
 
 ENGINE = Path(__file__).resolve().parent / "engines" / "fake_engine.py"
 #: A bound for a match that must end by itself: reaching it means xqadj hung (not a speed test).
@@ -565,8 +565,9 @@ def test_resume_goes_on_from_the_pgn(tmp_path: Path) -> None:
     pgn.write_text(blocks[0] + blocks[1] + blocks[3])
     run = match(*players, *options, "--resume", "--results", str(results))
     assert run.returncode == 0, run.stderr
-    played = read_played(pgn.read_text())
+    played = {int(g.tags["MatchGame"]): g for g in read_pgn_games(pgn.read_bytes())}
     assert sorted(played) == [1, 2, 3, 4, 5, 6]
+    assert all(game.complete for game in played.values())
     assert [line.split(":")[0] for line in run.stdout.splitlines() if line.startswith("game ")] == [
         "game 3/6",
         "game 5/6",
@@ -580,7 +581,7 @@ def test_resume_goes_on_from_the_pgn(tmp_path: Path) -> None:
     assert [bool(g.get("from_pgn")) for g in document["games"]] == [1, 1, 0, 1, 0, 0]
     assert document["statistics"][0]["pentanomial"] == [0, 0, 0, 0, 3]
     # The Round tags go on as they were.
-    assert [p.round for _, p in sorted(played.items())] == [1, 2, 3, 4, 5, 6]
+    assert [played[number].tags["Round"] for number in sorted(played)] == list("123456")
     # Nothing left to play: the match ends at once.
     run = match(*players, *options, "--resume")
     assert run.returncode == 0 and "over 6 games (6 of them" in run.stdout
@@ -593,6 +594,45 @@ def test_resume_refuses_another_match(tmp_path: Path) -> None:
     run = match(*engine("A"), *engine("C"), "--games", "2", "--resume", "--pgn", str(pgn))
     assert run.returncode == 1
     assert "not the same match" in run.stderr and "Traceback" not in run.stderr
+
+
+def test_resumed_games_count_under_their_own_termination(tmp_path: Path) -> None:
+    """A game taken from the PGN by --resume counts in the terminations and the forfeit warning
+    by its [Termination], as a game played now does.  In the rulebook's perpetual chase, A
+    thinks for ever at ply 2: as red it loses on time, as black it wins by the ruling."""
+    openings, pgn, results = tmp_path / "d22.txt", tmp_path / "m.pgn", tmp_path / "r.json"
+    openings.write_text(f"fen {D22_FEN}\n")
+    players = [
+        *engine("A", "--script", D22_MOVES, "--think-at", "2:600000"),
+        *engine("B", "--script", D22_MOVES),
+    ]
+    options = ["--openings", str(openings), "--rounds", "2", "--tc", "2+0", "--pgn", str(pgn)]
+    run = match(*players, *options)
+    assert run.returncode == 0, run.stderr
+    assert [(g["Result"], g["Termination"]) for g in pgn_games(pgn)] == [
+        ("0-1", "time forfeit"),
+        ("0-1", "perpetual-chase"),
+    ] * 2
+    ended = "  A (4 games): wins 2 perpetual-chase; losses 2 time; draws none"
+    assert ended in run.stdout.splitlines()
+    # Stopped after the first pair: the second is played again, the first read back.
+    blocks = re.split(r"(?m)^(?=\[Game )", pgn.read_text())[1:]
+    pgn.write_text(blocks[0] + blocks[1])
+    run = match(*players, *options, "--resume", "--results", str(results))
+    assert run.returncode == 0, run.stderr
+    assert "over 4 games (2 of them from" in run.stdout
+    assert ended in run.stdout.splitlines()
+    assert "warning: 2 of the 4 games of A (50 %) ended by forfeit (2 lost by A: 2 time)" in (
+        run.stdout
+    )
+    document = json.loads(results.read_text())
+    assert [(g["termination"], bool(g.get("from_pgn"))) for g in document["games"]] == [
+        ("time forfeit", True),
+        ("perpetual-chase", True),
+        ("time forfeit", False),
+        ("perpetual-chase", False),
+    ]
+    assert document["terminations"]["A"]["losses"] == {"time": 2}
 
 
 # -- bad arguments --------------------------------------------------------------------------------

@@ -68,7 +68,8 @@ __all__ = [
 #: the forfeits alone move the Elo by tens of points.
 FORFEIT_WARNING_SHARE = 0.10
 
-#: What a resumed game taken from the PGN without its termination counts as.
+#: What a game counts as when its termination is not known (a resumed game whose PGN has no
+#: ``Termination`` tag).
 UNKNOWN_ENDING = "earlier (resumed)"
 
 
@@ -199,7 +200,7 @@ def standings_lines(table: Sequence[Standing]) -> list[str]:
 @dataclass(frozen=True)
 class Outcome:
     """One finished game as the terminations read it: who played which colour, the result and
-    the PGN ``Termination`` ("" when unknown, as for a resumed game)."""
+    the PGN ``Termination`` ("" when unknown: a resumed game whose PGN has none)."""
 
     red: str
     black: str

@@ -36,7 +36,6 @@ plays N rounds; each encounter takes the next opening of the book.
 from __future__ import annotations
 
 import os
-import re
 import shlex
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -52,14 +51,11 @@ __all__ = [
     "MATCH_GAME_TAG",
     "TOURNAMENTS",
     "EngineConfig",
-    "PlayedGame",
     "ScheduledGame",
     "Tally",
-    "check_resume",
     "engine_configs",
     "game_points",
     "parse_settings",
-    "read_played",
     "schedule",
 ]
 
@@ -355,74 +351,3 @@ class Tally:
 
 #: The PGN tag that numbers a game in its match's schedule (what ``--resume`` reads).
 MATCH_GAME_TAG = "MatchGame"
-
-_PGN_TAG = re.compile(r'^\[(\w+)\s+"((?:[^"\\]|\\.)*)"\]\s*$')
-
-
-@dataclass(frozen=True)
-class PlayedGame:
-    """A game found in a PGN file written by ``xqadj match``."""
-
-    number: int
-    red: str
-    black: str
-    result: str
-    #: The game's ``[Round]`` tag, if a number.
-    round: int | None = None
-
-
-def read_played(text: str) -> dict[int, PlayedGame]:
-    """The scheduled games already in a match's PGN text, by their ``[MatchGame]`` number
-    (games without the tag, or with an unfinished ``*`` result, are left out; a number seen
-    twice keeps its last game)."""
-    played: dict[int, PlayedGame] = {}
-    tags: dict[str, str] = {}
-
-    def finish() -> None:
-        number = tags.get(MATCH_GAME_TAG, "")
-        result = tags.get("Result", "*")
-        if number.isdigit() and result in ("1-0", "0-1", "1/2-1/2"):
-            round_text = tags.get("Round", "")
-            played[int(number)] = PlayedGame(
-                int(number),
-                tags.get("Red", ""),
-                tags.get("Black", ""),
-                result,
-                int(round_text) if round_text.isdigit() else None,
-            )
-
-    in_tags = False
-    for line in text.splitlines():
-        match = _PGN_TAG.match(line.strip())
-        if match:
-            if not in_tags:
-                finish()
-                tags = {}
-                in_tags = True
-            value = match.group(2).replace('\\"', '"').replace("\\\\", "\\")
-            tags[match.group(1)] = value
-        elif line.strip():
-            in_tags = False
-    finish()
-    return played
-
-
-def check_resume(
-    games: Sequence[ScheduledGame], names: Sequence[str], played: dict[int, PlayedGame]
-) -> list[ScheduledGame]:
-    """The scheduled games still to play, after checking that the PGN's games are this
-    schedule's (same engines, same colours); raises ValueError naming the first mismatch."""
-    by_number = {game.number: game for game in games}
-    for number, found in sorted(played.items()):
-        game = by_number.get(number)
-        if game is None:
-            raise ValueError(
-                f"the PGN has game {number}, but this match schedules {len(games)} games"
-            )
-        expected = (names[game.red], names[game.black])
-        if (found.red, found.black) != expected:
-            raise ValueError(
-                f"the PGN's game {number} is {found.red} vs {found.black}, but this match "
-                f"schedules {expected[0]} vs {expected[1]}: not the same match"
-            )
-    return [game for game in games if game.number not in played]

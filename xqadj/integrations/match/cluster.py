@@ -32,6 +32,9 @@ How it is kept honest:
 * **A worker that dies** loses no game: Dask plays its pairs again on another worker, a pair
   that Dask gives up on is submitted again (:data:`RESUBMITS` times), and the client takes
   each game number once.  An engine that crashes is that game's forfeit, as in a local match.
+* **Clocks.**  A worker plays a pair with the short thread switch interval the local runner
+  plays with (:func:`.game.short_switch_interval`), so that an engine's reader thread stamps its
+  ``bestmove`` at once; the worker's interval is restored when its last pair ends.
 
 Layer: integrations.  Inside :mod:`xqadj.integrations.match` it imports only :mod:`.record`,
 :mod:`.options` and :mod:`.game`; Dask only when the match starts (``pip install
@@ -55,7 +58,13 @@ from typing import Any, TextIO
 
 from xqadj.integrations.cluster import ClusterError, dask_client
 from xqadj.integrations.engine import Engine, EngineError, EngineSpec
-from xqadj.integrations.match.game import EngineSlot, Finished, GameJob, play_job
+from xqadj.integrations.match.game import (
+    EngineSlot,
+    Finished,
+    GameJob,
+    play_job,
+    short_switch_interval,
+)
 from xqadj.integrations.match.options import MatchConfig
 from xqadj.integrations.match.record import GameRecord, MatchError
 
@@ -122,8 +131,9 @@ def play_pair(
         _running.setdefault(match_id, []).append(entry)
     records: list[GameRecord | None] = []
     try:
-        for job in jobs:
-            records.append(None if stop.is_set() else play_job(job, slots, stop))
+        with short_switch_interval():
+            for job in jobs:
+                records.append(None if stop.is_set() else play_job(job, slots, stop))
     finally:
         with _lock:
             _running[match_id].remove(entry)

@@ -12,25 +12,22 @@ from __future__ import annotations
 
 import queue
 import signal
-import sys
 import threading
 from collections.abc import Callable, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 
 from xqadj.integrations.engine import EngineError
-from xqadj.integrations.match.game import EngineSlot, Finished, GameJob, play_job
+from xqadj.integrations.match.game import (
+    EngineSlot,
+    Finished,
+    GameJob,
+    play_job,
+    short_switch_interval,
+)
 from xqadj.integrations.match.options import MatchConfig
 from xqadj.integrations.match.record import MatchError
 
-__all__ = ["SWITCH_INTERVAL", "LocalRunner"]
-
-#: The interpreter's thread switch interval while games are played (Python's default is 5 ms).
-#: An engine's reader thread stamps its ``bestmove`` with the time the clock charges; it needs the
-#: GIL to do so, and with several games' threads running it could wait a switch interval or more,
-#: charging an engine for xqadj's own latency (``bench/clock_share.py``, 4 games at once on a
-#: loaded machine: 9 false losses on time in 3,595 moves, worst overcharge 32 ms, against 1 in
-#: 3,925 and 8 ms at 0.5 ms).
-SWITCH_INTERVAL = 0.0005
+__all__ = ["LocalRunner"]
 
 
 class LocalRunner:
@@ -83,22 +80,20 @@ class LocalRunner:
     def play(self, jobs: Sequence[GameJob], finished: Finished) -> None:
         pool = ThreadPoolExecutor(max_workers=max(1, self._free.qsize()), thread_name_prefix="game")
         futures: list[Future[None]] = []
-        switch_interval = sys.getswitchinterval()
-        sys.setswitchinterval(min(switch_interval, SWITCH_INTERVAL))
-        try:
-            for job in jobs:
-                futures.append(pool.submit(self._play, job, finished))
-            for future in futures:
-                future.result()
-        except KeyboardInterrupt as interrupt:
-            self.interrupted(interrupt)
-        except BrokenPipeError:
-            self.stopped = "output closed"
-        finally:
-            if self.stopped or any(f.done() and f.exception() for f in futures):
-                self.stop()
-            pool.shutdown(wait=True, cancel_futures=True)
-            sys.setswitchinterval(switch_interval)
+        with short_switch_interval():
+            try:
+                for job in jobs:
+                    futures.append(pool.submit(self._play, job, finished))
+                for future in futures:
+                    future.result()
+            except KeyboardInterrupt as interrupt:
+                self.interrupted(interrupt)
+            except BrokenPipeError:
+                self.stopped = "output closed"
+            finally:
+                if self.stopped or any(f.done() and f.exception() for f in futures):
+                    self.stop()
+                pool.shutdown(wait=True, cancel_futures=True)
 
     def _play(self, job: GameJob, finished: Finished) -> None:
         if self.stop_event.is_set():

@@ -17,15 +17,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from xqadj.integrations.match.record import MatchError
-from xqadj.integrations.tournament import (
-    MATCH_GAME_TAG,
-    PlayedGame,
-    ScheduledGame,
-    schedule,
-)
+from xqadj.integrations.tournament import MATCH_GAME_TAG, ScheduledGame, schedule
 
 __all__ = [
     "PgnGame",
+    "PlayedGame",
     "Resumption",
     "count_pgn_games",
     "default_schedule",
@@ -125,6 +121,20 @@ def read_pgn_games(data: bytes) -> list[PgnGame]:
     if games and not data.endswith(b"\n"):
         games[-1].last_token = ""  # cut in the middle of its last line
     return games
+
+
+@dataclass(frozen=True)
+class PlayedGame:
+    """A finished game of this match that the PGN file already holds (``--resume``)."""
+
+    number: int
+    red: str
+    black: str
+    result: str
+    #: The game's ``[Round]`` tag, if a number.
+    round: int | None = None
+    #: Its ``[Termination]`` tag (``perpetual-chase``, ``time forfeit``, …), "" if it has none.
+    termination: str = ""
 
 
 @dataclass
@@ -227,6 +237,7 @@ def resume_point(
             black,
             pgn_game.tags["Result"],
             int(round_text) if round_text.isdigit() else None,
+            pgn_game.tags.get("Termination", ""),
         )
     result.remaining = [game for game in games if game.number not in result.played]
     result.round_offset = offsets.pop() if offsets else 0

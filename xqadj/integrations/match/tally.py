@@ -7,7 +7,7 @@ the SPRT, the log of finished games that ``--results`` writes, and the statistic
 game that ``--html`` charts (:mod:`xqadj.integrations.statsview`).
 
 Layer: integrations.  Inside :mod:`xqadj.integrations.match` it imports only :mod:`.record`
-(and none of the modules that play games).
+and :mod:`.schedule` (none of the modules that play games).
 """
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from xqadj.integrations.match.record import GameRecord
+from xqadj.integrations.match.schedule import PlayedGame
 from xqadj.integrations.standings import (
     Endings,
     Outcome,
@@ -30,7 +31,7 @@ from xqadj.integrations.standings import (
 )
 from xqadj.integrations.stats import Pentanomial, Sprt, SprtState, Trinomial, elo_estimate
 from xqadj.integrations.statsview import PairingView, ProgressPoint, StatisticsView
-from xqadj.integrations.tournament import PlayedGame, ScheduledGame, Tally
+from xqadj.integrations.tournament import ScheduledGame, Tally
 
 __all__ = ["MatchTally"]
 
@@ -72,6 +73,7 @@ class MatchTally:
                 "red": found.red,
                 "black": found.black,
                 "result": found.result,
+                "termination": found.termination,
                 "from_pgn": True,
             }
         )
@@ -168,7 +170,7 @@ class MatchTally:
         return standings(self.names, [self.tally.total(i) for i in range(len(self.names))])
 
     def endings(self) -> list[Endings]:
-        """How each engine's games ended (a resumed game's ending is not known)."""
+        """How each engine's games ended (a resumed game's by its PGN ``Termination``)."""
         outcomes = [
             Outcome(g["red"], g["black"], g["result"], g.get("termination", ""))
             for g in self.game_log
