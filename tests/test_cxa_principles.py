@@ -298,10 +298,10 @@ ROOK_SCREEN = Lift(
 )  # fmt: skip
 
 
-def _oriented(lift: Lift, files: bool, sides: bool) -> tuple[str, tuple[str, str], Lift]:
+def _oriented(lift: Lift, files: bool, sides: bool) -> tuple[str, Lift]:
     """``lift`` mirrored left to right (``files``) and/or with the colours swapped and the
-    board turned over (``sides``: black parries red's attack): its FEN (the attacker to move),
-    its moves and its squares."""
+    board turned over (``sides``: black parries red's attack), and its FEN with the attacker to
+    move."""
 
     def square(name: str) -> str:
         file, rank = name[0], int(name[1])
@@ -315,7 +315,7 @@ def _oriented(lift: Lift, files: bool, sides: bool) -> tuple[str, tuple[str, str
     pieces = {square(s): p.swapcase() if sides else p for s, p in lift.pieces.items()}
     squares = {k: move(v) if len(v) == 4 else square(v) for k, v in lift.squares.items()}
     attack, parry = (move(m) for m in lift.moves)
-    return make_fen(pieces, "w" if sides else "b"), (attack, parry), lift._replace(squares=squares)
+    return make_fen(pieces, "w" if sides else "b"), Lift(pieces, (attack, parry), squares)
 
 
 #: (files, sides) for :func:`_oriented`, and their test ids.
@@ -355,7 +355,8 @@ def test_p4_a_parry_is_not_credited_with_a_capture_the_lift_hands_the_opponent(
     rook, also gave 捉 before P4 (a same-type capture was never the opponent's own chase, so
     P2 did not leave it out).  Mirrored left to right and with the colours swapped, the
     same."""
-    fen, (attack, parry), _squares = _oriented(lift, files, sides)
+    fen, oriented = _oriented(lift, files, sides)
+    attack, parry = oriented.moves
     assert label_after(fen, attack).label == "捉"  # the attack that the next move parries
     label = label_after(fen, f"{attack} {parry}")
     assert label.label == "闲"
@@ -372,7 +373,8 @@ def test_p4_the_lift_decides_the_parry(lift: Lift, files: bool, sides: bool) -> 
     undefended wins on its own (so P2 leaves it out, and the gain stands), and netting that
     capture, as the naive reading does, would leave less than the gain, which P1 reads as the
     knight taking part."""
-    fen, (attack, parry), oriented = _oriented(lift, files, sides)
+    fen, oriented = _oriented(lift, files, sides)
+    attack, parry = oriented.moves
     capture = Move.from_iccs(oriented.squares["capture"])
     knight, left, taker = (sq(oriented.squares[k]) for k in ("parry", "left", "taker"))
 
@@ -433,7 +435,8 @@ def test_p4_a_parry_that_roots_a_piece_taken_at_even_is_not_credited(
     the look-ahead shows that reply on a tie (so that a line names every piece that takes part,
     参考图50), and P1 then reads the knight's recapture as a capture "of the line": 捉, where
     P4 says 闲.  (Found by the lift tests above; open, see docs/cxa.md under P4.)"""
-    fen, (attack, parry), oriented = _oriented(ROOT_TIE, files, sides)
+    fen, oriented = _oriented(ROOT_TIE, files, sides)
+    attack, parry = oriented.moves
     board = Board(fen)
     board.push_iccs(attack)
     knight, left = sq(oriented.squares["parry"]), sq(oriented.squares["left"])
