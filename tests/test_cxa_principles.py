@@ -418,10 +418,6 @@ ROOT_TIE = Lift(
 )  # fmt: skip
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="the line shown for a tie names the parry's recapture of a piece it only roots",
-)
 @pytest.mark.parametrize(("files", "sides"), ORIENTATIONS.values(), ids=ORIENTATIONS)
 def test_p4_a_parry_that_roots_a_piece_taken_at_even_is_not_credited(
     files: bool, sides: bool
@@ -433,8 +429,9 @@ def test_p4_a_parry_that_roots_a_piece_taken_at_even_is_not_credited(
     it, 马２进１ (b8-a6) wins the cannon on its own (P2), and the gain stands.  But black's
     马２进１ followed by the knight's recapture on a6 scores the same as black standing still,
     the look-ahead shows that reply on a tie (so that a line names every piece that takes part,
-    参考图50), and P1 then reads the knight's recapture as a capture "of the line": 捉, where
-    P4 says 闲.  (Found by the lift tests above; open, see docs/cxa.md under P4.)"""
+    参考图50), and P1 read the knight's recapture as a capture "of the line": 捉, where P4 says
+    闲.  Taking back a bystander the opponent took is defending it, not taking part
+    (``labels._bystander_retakes``; found by the lift tests above, docs/cxa.md under P4)."""
     fen, oriented = _oriented(ROOT_TIE, files, sides)
     attack, parry = oriented.moves
     board = Board(fen)

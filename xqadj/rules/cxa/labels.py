@@ -450,12 +450,15 @@ def _takes_part(board: Board, move: Move, gain: Gain) -> bool:
     root, or keeps an enemy piece from leaving its line).  Otherwise the capture stood before
     the move, and the move only took away the opponent's counter-chance."""
     where = move.to_square
+    retakes = _bystander_retakes(board, move, gain.line)
     for index, step in enumerate(gain.line):
         if where < 0:
             break
         if index % 2 == 0 and step.from_square == where:
-            return True  # it makes a capture or a check of the line
-        if index % 2 == 1 and step.to_square == where:
+            if index not in retakes:
+                return True  # it makes a capture or a check of the line
+            where = step.to_square  # P4: it only takes back its own piece (各吃各子)
+        elif index % 2 == 1 and step.to_square == where:
             where = -1  # taken
     if move.to_square in gain.capturers or move.to_square in gain.helpers:
         return True
@@ -487,6 +490,42 @@ def _takes_part(board: Board, move: Move, gain: Gain) -> bool:
             return without.score < gain.value
     finally:
         board.pop()
+
+
+def _bystander_retakes(board: Board, move: Move, line: tuple[Move, ...]) -> set[int]:
+    """The indexes of ``line`` (a gain found after ``move`` with the opponent passing) where the
+    side takes back, on the same square, a piece of its own that the opponent's reply before
+    took and that had not moved in the line: the opponent taking a bystander in return (各吃各子,
+    shown when it ties with standing still) and the side defending that bystander.  P4 (CXA.md
+    §5.6): that the moved piece "also defends another of its own pieces … is not taking part";
+    taking back a piece of the line (its capturer, say) is, and is not listed here."""
+    retakes: set[int] = set()
+    moved: set[int] = set()  # where the side's pieces that moved in the line stand
+    bystander_taken = False  # the opponent's last reply took a piece that had not moved
+    board.push(move)
+    try:
+        with board.passed_turn():
+            pushed = 0
+            try:
+                for index, step in enumerate(line):
+                    if index % 2 == 0:
+                        if index and step.to_square == line[index - 1].to_square:
+                            if bystander_taken:
+                                retakes.add(index)
+                        moved.discard(step.from_square)
+                        moved.add(step.to_square)
+                    else:
+                        taken = board.squares[step.to_square] != 0
+                        bystander_taken = taken and step.to_square not in moved
+                        moved.discard(step.to_square)
+                    board.push(step)
+                    pushed += 1
+            finally:
+                for _ in range(pushed):
+                    board.pop()
+    finally:
+        board.pop()
+    return retakes
 
 
 def _describe_piece(code: int, sq: int) -> str:
