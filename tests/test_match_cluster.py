@@ -177,8 +177,14 @@ def test_a_worker_plays_a_pair_with_the_short_switch_interval(
     """The worker playing a pair lowers its thread switch interval as the local runner does
     (the engines' reader threads stamp the time a move is charged), and restores it after."""
     address, client = scheduler
+    # The cluster is shared with the tests before: a pair they stopped may still be ending on a
+    # worker, its interval still lowered.  Wait for the workers to be idle first.
+    deadline = time.monotonic() + HANG_GUARD
     before = client.run(sys.getswitchinterval)
-    assert all(interval > SWITCH_INTERVAL for interval in before.values())
+    while not all(i > SWITCH_INTERVAL for i in before.values()) and time.monotonic() < deadline:
+        time.sleep(0.1)
+        before = client.run(sys.getswitchinterval)
+    assert all(interval > SWITCH_INTERVAL for interval in before.values()), before
     log = tmp_path / "A.log"
     # A never answers a go: the pair is in play until the match is stopped.
     engines = [fake("A", "--hang-at", "any", "--log", str(log)), fake("B")]
