@@ -9,6 +9,7 @@ test leaves nothing behind either).
 
 from __future__ import annotations
 
+import itertools
 import os
 import re
 import shlex
@@ -21,10 +22,13 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 from test_integrations import D22_FEN, D22_MOVES, SCRIPTED, pgn_games
 
 from xqadj.board import Board, Move
 from xqadj.integrations.engine import KEPT_INFO_LINES, Engine, EngineSpec, SearchLimit
+from xqadj.integrations.match import GameRecord, Opening
 
 ENGINES = Path(__file__).resolve().parent / "engines"
 FAKE = ENGINES / "fake_engine.py"
@@ -455,6 +459,98 @@ def test_pgn_as_xiangqi_readers_take_it(tmp_path: Path) -> None:
     assert game.info["game"] == "Chinese Chess" and game.info["rules"] == "cxa"
     assert game.init_board.to_fen() == D22_FEN
     assert game.dump_iccs_moves() == [D22_MOVES.split()]
+
+
+#: The full-width forms the PGN writer puts at a line's start for ``[`` and ``%`` when no
+#: line break keeps them off it.
+FULL_WIDTH = str.maketrans({"\uff3b": "[", "\uff05": "%"})
+
+
+def move_text_lines(pgn: str) -> list[str]:
+    return pgn.split("\n\n", 1)[1].splitlines()
+
+
+def game_comment(pgn: str) -> str:
+    """The game's comment (its last ``{…}``), its line breaks read as spaces."""
+    return " ".join(re.findall(r"\{([^}]*)\}", pgn.split("\n\n", 1)[1])[-1].split())
+
+
+def forfeit_record(comment: str) -> GameRecord:
+    moves = [Move.from_iccs(move) for move in ("h2e2", "h9g7", "h0g2")]
+    return GameRecord(1, "A", "B", Opening(), moves, "0-1", "forfeit (crash)", comment)
+
+
+@pytest.mark.parametrize("lead", range(1, 78))
+def test_no_move_text_line_begins_with_a_bracket_or_a_percent_sign(lead: int) -> None:
+    """In PGN a line beginning with ``[`` is a tag pair and one beginning with ``%`` an escape
+    line that readers skip: wherever the comment's words fall, such a word takes the word
+    before it along to the next line, and the comment's text is kept as it is."""
+    comment = f"Forfeit: {'x' * lead} its stderr: [error] printf %d [warn] 50% done"
+    pgn = forfeit_record(comment).pgn("e")
+    lines = move_text_lines(pgn)
+    assert all(len(line) <= 79 for line in lines), lines
+    assert not [line for line in lines if line.startswith(("[", "%"))], lines
+    assert game_comment(pgn) == comment
+    assert " ".join(lines).endswith("done} 0-1")
+
+
+@given(st.lists(st.text("[%]ab(", min_size=1, max_size=40), min_size=1, max_size=30))
+def test_comment_lines_never_begin_as_a_tag_or_an_escape(words: list[str]) -> None:
+    """Any comment: lines of at most 79 characters, none beginning with ``[`` or ``%``; the
+    text read back is the comment's, but for a full-width ``［`` or ``％`` beginning a line
+    where no line break could avoid it (a run of such words longer than a line); and a
+    comment without two such words in a row, none longer than 30, comes back as it is."""
+    comment = " ".join(words)
+    pgn = forfeit_record(comment).pgn("e")
+    lines = move_text_lines(pgn)
+    assert all(len(line) <= 79 and not line.startswith(("[", "%")) for line in lines), lines
+    assert game_comment(pgn).translate(FULL_WIDTH) == comment
+    changed = [line for line in lines if line.startswith(("\uff3b", "\uff05"))]
+    assert sum(map("\n".join(lines).count, "\uff3b\uff05")) == len(changed)
+    lone = all(
+        not (word.startswith(("[", "%")) and before.startswith(("[", "%")))
+        for before, word in itertools.pairwise(words)
+    )
+    if lone and max(map(len, words)) <= 30:
+        assert not changed, lines
+
+
+def test_a_match_pgn_quoting_brackets_reads_back_in_replay(tmp_path: Path, pids: Path) -> None:
+    """A forfeit comment quoting an engine's stderr (runs of ``[error]`` and ``%s`` words, each
+    longer than a line) has no line that begins with ``[`` or ``%``, and ``xqadj replay`` reads
+    every game of the file, each with all its moves (it skips a line beginning with ``%``: the
+    comment's end on such a line was lost, and its game with it)."""
+    pgn = tmp_path / "m.pgn"
+    noise = " ".join(["[error]"] * 15 + ["%s"] * 40)
+    run = run_match(
+        "--engine",
+        *fake("A", pids, "--stderr", noise, "--crash-at", "2"),
+        "--engine",
+        *fake("B", pids),
+        "--games",
+        "2",
+        "--max-plies",
+        "4",
+        "--pgn",
+        str(pgn),
+    )
+    assert run.returncode == 0, run.stderr
+    text = pgn.read_text()
+    assert f"its stderr: {noise}}}" in " ".join(text.split()).translate(FULL_WIDTH)
+    tag = re.compile(r'\[\w+ "(?:[^"\\]|\\.)*"\]')
+    starts = [line for line in text.splitlines() if line.startswith(("[", "%"))]
+    assert starts and all(tag.fullmatch(line) for line in starts), starts
+    assert max(len(line) for line in text.splitlines()) <= 79
+    replay = subprocess.run(
+        [sys.executable, "-m", "xqadj", "replay", str(pgn)],
+        capture_output=True,
+        text=True,
+        timeout=HANG_GUARD,
+    )
+    assert replay.returncode == 0, replay.stderr
+    assert re.findall(r"\((\d+) plies\)", replay.stdout) == ["2", "4"], replay.stdout
+    assert "2 games read from 1 file" in replay.stdout and "skipped 0" in replay.stdout
+    assert_no_engine_left(pids)
 
 
 # -- UCCI -----------------------------------------------------------------------------------------

@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import resource
 import shlex
 import subprocess
@@ -171,8 +172,14 @@ def test_a_pgn_cut_anywhere_holds_exactly_the_games_written_to_their_end(tmp_pat
     result and the newline after it were written, and only the last game can be unfinished."""
     pgn = tmp_path / "m.pgn"
     assert plain_match("--games", "3", "--max-plies", "3", "--pgn", str(pgn)).returncode == 0
-    data = pgn.read_bytes()
+    assert_cut_anywhere(pgn.read_bytes(), 3)
+
+
+def assert_cut_anywhere(data: bytes, count: int) -> None:
+    """``data`` holds ``count`` finished games; cut anywhere, it holds exactly those written to
+    their end, and at most one game more, unfinished."""
     whole = read_pgn_games(data)
+    assert len(whole) == count and all(game.complete for game in whole)
     ends = []
     for index, game in enumerate(whole):
         stop = whole[index + 1].offset if index + 1 < len(whole) else len(data)
@@ -184,6 +191,110 @@ def test_a_pgn_cut_anywhere_holds_exactly_the_games_written_to_their_end(tmp_pat
         assert [game.complete for game in games[:finished]] == [True] * finished, cut
         assert not any(game.complete for game in games[finished:]), cut
         assert len(games) - finished <= 1, cut
+
+
+#: Two games as older xqadj wrote them: comment lines that begin with ``[`` (an engine's stderr
+#: quoted in a forfeit comment), one of them the last line of the file.
+BRACKET_LINES = r"""[Game "Chinese Chess"]
+[Round "1"]
+[Red "A"]
+[Black "B"]
+[Result "0-1"]
+[MatchGame "1"]
+[MatchId "x"]
+
+1. h2e2 h9g7 {Forfeit: A exited (exit status 3) while waiting for 'bestmove'; its
+[error] [Event "x"] [error] [error] [error] [error] [error] [error] [error] [error]
+[error] boom} 0-1
+
+[Game "Chinese Chess"]
+[Round "2"]
+[Red "B"]
+[Black "A"]
+[Result "1-0"]
+[MatchGame "2"]
+[MatchId "x"]
+
+1. h2e2 {Forfeit: A exited (exit status 3) while waiting for 'bestmove'; its stderr:
+[error] boom} 1-0
+"""
+
+
+def test_brackets_beginning_a_line_of_move_text_are_text(tmp_path: Path) -> None:
+    """A line of move text beginning with ``[`` is no tag cut short: both games are finished,
+    and --resume takes them."""
+    data = BRACKET_LINES.encode()
+    found = read_pgn_games(data)
+    assert [game.offset for game in found] == [0, data.index(b'[Game "', 1)]
+    assert [game.complete for game in found] == [True, True]
+    assert [game.tags["MatchGame"] for game in found] == ["1", "2"]
+    pgn = tmp_path / "m.pgn"
+    pgn.write_bytes(data)
+    start = resume_point(schedule(2, rounds=2), ["A", "B"], pgn, resume=True)
+    assert sorted(start.played) == [1, 2] and start.cut is None
+    assert [game.number for game in start.remaining] == [3, 4]
+    assert_cut_anywhere(data, 2)
+
+
+@pytest.mark.parametrize(
+    "tail",
+    [
+        '\n[Game "Chinese Chess"]\n[Round "3"]\n[Red "A',
+        '\n[Game "Chinese Chess"]\n',
+        "\n[Ga",
+        "\n[",
+    ],
+)
+def test_a_tag_cut_short_at_the_end_is_a_half_written_game(tail: str, tmp_path: Path) -> None:
+    """A tag cut short where the data ends, after the games: a third game begun, cut off."""
+    pgn = tmp_path / "m.pgn"
+    pgn.write_text(BRACKET_LINES + tail)
+    start = resume_point(schedule(2, rounds=2), ["A", "B"], pgn, resume=True)
+    assert sorted(start.played) == [1, 2]
+    assert start.cut == len(BRACKET_LINES) + 1
+    assert start.notes and "(line 24) was only half written" in start.notes[0]
+
+
+def test_a_game_cut_on_a_bracket_line_of_its_comment_is_half_written(tmp_path: Path) -> None:
+    """Cut in the middle of a comment line that begins with ``[``: that game is the half-written
+    one (cut off and played again), not the one before it."""
+    pgn = tmp_path / "m.pgn"
+    pgn.write_text(BRACKET_LINES[: BRACKET_LINES.rindex("[error] boom") + len("[error] b")])
+    start = resume_point(schedule(2, rounds=2), ["A", "B"], pgn, resume=True)
+    assert sorted(start.played) == [1]
+    assert start.cut == BRACKET_LINES.index('[Game "', 1)
+
+
+def test_a_forfeit_comment_quoting_brackets_is_resumed(tmp_path: Path) -> None:
+    """An engine's stderr of ``[error]`` words, quoted in its forfeit comment, used to begin a
+    comment line: --resume then read a tag cut short there and refused the file.  Now no line
+    of move text begins with ``[``, and --resume plays only the games left."""
+    pgn = tmp_path / "m.pgn"
+    noise = " ".join(["[error]"] * 15)
+    options = [
+        *engine("A", "--stderr", noise, "--crash-at", "2"),
+        *engine("B"),
+        "--games",
+        "4",
+        "--max-plies",
+        "4",
+        "--pgn",
+        str(pgn),
+    ]
+    assert match(*options).returncode == 0
+    text = pgn.read_text()
+    assert "its stderr: [error] [error]" in " ".join(text.split())
+    tag = re.compile(r'\[\w+ "(?:[^"\\]|\\.)*"\]')
+    starts = [line for line in text.splitlines() if line.startswith(("[", "%"))]
+    assert all(tag.fullmatch(line) for line in starts), starts
+    whole = pgn.read_bytes()
+    cut_after(pgn, 2)
+    run = match(*options, "--resume")
+    assert run.returncode == 0, run.stderr
+    played = [line.split(":")[0] for line in run.stdout.splitlines() if line.startswith("game ")]
+    assert played == ["game 3/4", "game 4/4"]
+    assert finished_games(pgn) == [1, 2, 3, 4]
+    assert pgn.read_bytes() == whole  # the same games (the fake engine is deterministic)
 
 
 def test_an_incomplete_game_inside_the_file_is_refused(tmp_path: Path) -> None:

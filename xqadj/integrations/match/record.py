@@ -53,6 +53,60 @@ def _comment_words(text: str) -> list[str]:
     return words
 
 
+#: What no move-text line may begin with: in PGN a line beginning with ``[`` is a tag pair
+#: (``--resume`` and ``xqadj replay`` would start a new game there) and one beginning with
+#: ``%`` an escape line that readers skip (PGN standard 6 and 8.1).
+_LINE_STARTS = ("[", "%")
+#: The stand-in for such a character when a line cannot start otherwise: its full-width form,
+#: which reads the same and is neither a tag nor an escape.
+_FULL_WIDTH = {"[": "\uff3b", "%": "\uff05"}
+
+
+def _move_text_lines(tokens: list[str]) -> list[str]:
+    """``tokens`` joined into lines of at most :data:`PGN_LINE` characters, none beginning with
+    ``[`` or ``%``.
+
+    Lines are filled greedily.  A token that would begin a line with ``[`` or ``%`` (a word of
+    a comment quoting an engine's ``[error] …``) takes the words before it along to its new
+    line, as few as give the line a safe first word and fit; when none do (a run of such words
+    longer than a line), its first character is written in full width (``［``, ``％``):
+    the only change to the text, made only there.
+
+    >>> lines = _move_text_lines(["1.", "h2e2", "{Forfeit:", "x" * 58, "[error]", "boom}", "1-0"])
+    >>> [line.replace("x" * 58, "x…x") for line in lines]
+    ['1. h2e2 {Forfeit:', 'x…x [error] boom} 1-0']
+    >>> [line[:4] for line in _move_text_lines(["{" + "[a]" * 20, "[b]" * 20 + "}"])]
+    ['{[a]', '［b][']
+    """
+    lines: list[list[str]] = []
+    line: list[str] = []
+    width = 0
+    for token in tokens:
+        if line and width + 1 + len(token) > PGN_LINE:
+            carried: list[str] = []
+            if token.startswith(_LINE_STARTS):
+                carried_width = len(token)
+                # line[:keep] stays (never empty); line[keep:] goes on with the token.
+                for keep in range(len(line) - 1, 0, -1):
+                    carried_width += 1 + len(line[keep])
+                    if carried_width > PGN_LINE:
+                        break
+                    if not line[keep].startswith(_LINE_STARTS):
+                        carried, line = line[keep:], line[:keep]
+                        break
+            lines.append(line)
+            line = [*carried, token]
+            width = len(" ".join(line))
+        else:
+            width += len(token) + (1 if line else 0)
+            line.append(token)
+    lines.append(line)
+    for words in lines:
+        if words[0].startswith(_LINE_STARTS):
+            words[0] = _FULL_WIDTH[words[0][0]] + words[0][1:]
+    return [" ".join(words) for words in lines]
+
+
 @dataclass
 class GameRecord:
     """One finished game of the match."""
@@ -124,7 +178,8 @@ class GameRecord:
 
     def pgn(self, event: str, comments: bool = True) -> str:
         """The game in PGN: tags, then ICCS moves, the comment and the result, in lines of at
-        most 79 characters."""
+        most 79 characters, none of which begins with ``[`` or ``%`` (see
+        :func:`_move_text_lines`)."""
         lines = [f'[{key} "{_tag_value(value)}"]' for key, value in self.headers(event)]
         turn = Board(self.opening.fen).turn
         number = 1
@@ -144,15 +199,7 @@ class GameRecord:
         if comments and self.comment:
             tokens.extend(_comment(self.comment))
         tokens.append(self.result)
-        text, line = [], ""
-        for token in tokens:
-            if line and len(line) + len(token) + 1 > PGN_LINE:
-                text.append(line)
-                line = token
-            else:
-                line = f"{line} {token}" if line else token
-        text.append(line)
-        return "\n".join(lines) + "\n\n" + "\n".join(text) + "\n"
+        return "\n".join(lines) + "\n\n" + "\n".join(_move_text_lines(tokens)) + "\n"
 
 
 class MatchError(Exception):

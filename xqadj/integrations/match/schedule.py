@@ -94,11 +94,26 @@ class PgnGame:
 
 
 def read_pgn_games(data: bytes) -> list[PgnGame]:
-    """The games of a PGN file's bytes, each with its tags and the end of its move text."""
+    r"""The games of a PGN file's bytes, each with its tags and the end of its move text.
+
+    A line beginning with ``[`` that is not a whole tag is a tag cut short only among a game's
+    tags, or as the file's last line where a game's tags begin (after a blank line, or at the
+    top): a game begun and not finished.  Anywhere else it is move text (a comment that quotes
+    an engine's ``[error] …``, as older xqadj wrote it), and its game may well be finished.
+
+    >>> [game.complete for game in read_pgn_games(b'[Result "1-0"]\n\n1. h2e2 {a\n[b]} 1-0\n')]
+    [True]
+    >>> [game.complete for game in read_pgn_games(b'[Result "1-0"]\n\n1. h2e2 1-0\n\n[Resu')]
+    [True, False]
+    """
     games: list[PgnGame] = []
     in_tags = False
     offset = 0
-    for number, line in enumerate(data.splitlines(keepends=True), 1):
+    lines = data.splitlines(keepends=True)
+    # Where a game's tags may begin: the top of the file, or a line after a blank one.
+    tags_may_begin = True
+    last = max((number for number, line in enumerate(lines, 1) if line.strip()), default=0)
+    for number, line in enumerate(lines, 1):
         match = _TAG.match(line)
         if match:
             if not in_tags:
@@ -108,7 +123,8 @@ def read_pgn_games(data: bytes) -> list[PgnGame]:
             games[-1].tags[match.group(1).decode()] = value.replace('\\"', '"').replace(
                 "\\\\", "\\"
             )
-        elif line.lstrip().startswith(b"["):  # a tag cut short: a game begun, not finished
+        elif line.lstrip().startswith(b"[") and (in_tags or (number == last and tags_may_begin)):
+            # A tag cut short: a game begun, not finished.
             if not in_tags:
                 games.append(PgnGame(offset, number))
                 in_tags = True
@@ -117,6 +133,7 @@ def read_pgn_games(data: bytes) -> list[PgnGame]:
             in_tags = False
             if games:
                 games[-1].last_token = line.split()[-1].decode("utf-8", "replace")
+        tags_may_begin = not line.strip()
         offset += len(line)
     if games and not data.endswith(b"\n"):
         games[-1].last_token = ""  # cut in the middle of its last line
