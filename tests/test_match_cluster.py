@@ -9,6 +9,7 @@ depends on its opening and colours only, wherever it is played."""
 
 from __future__ import annotations
 
+import contextlib
 import io
 import os
 import re
@@ -28,7 +29,7 @@ from test_integrations import pgn_games
 from xqadj.board import STARTING_FEN
 from xqadj.integrations.engine import EngineSpec, SearchLimit
 from xqadj.integrations.match import Match, MatchConfig, MatchError, Opening
-from xqadj.integrations.match.cluster import ClusterRunner, pairs
+from xqadj.integrations.match.cluster import ClusterRunner, pairs, play_pair
 from xqadj.integrations.match.game import SWITCH_INTERVAL, game_jobs
 
 try:
@@ -366,6 +367,138 @@ def test_ctrl_c_on_the_cluster_leaves_nothing_running(tmp_path: Path) -> None:
     assert "Traceback" not in stderr
     assert _gone(lambda: _engine_processes(str(tmp_path))), "an engine was left running"
     assert _gone(lambda: _group_alive(process.pid)), "a worker process was left running"
+
+
+#: A bound for the workers to notice that a match is gone (reaching it means they did not).
+ORPHAN_BOUND = 60
+
+
+def _wait_for_two_games(process: subprocess.Popen[str], tmp_path: Path) -> None:
+    """Wait until two games (each worker's first) have sent their first `go`."""
+    deadline = time.monotonic() + HANG_GUARD
+    logs = [tmp_path / "A.log", tmp_path / "B.log"]
+    while time.monotonic() < deadline:
+        text = "".join(log.read_text() for log in logs if log.exists())
+        if text.count("go ") >= 2 or process.poll() is not None:
+            break
+        time.sleep(0.1)
+    assert process.poll() is None, process.communicate()[1]
+
+
+def _kill_engines(tmp_path: Path) -> None:
+    for pid in _engine_processes(str(tmp_path)):
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(pid, signal.SIGKILL)
+
+
+def _running(pid: int) -> bool:
+    """Whether process ``pid`` exists and is not a zombie (ended, not reaped yet)."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return False
+    return stat.rsplit(")", 1)[1].split()[0] != "Z"
+
+
+def _workers_idle(client: Any) -> bool:
+    """Whether no worker runs a task: none is processing one for the scheduler, and no thread
+    of a worker plays on one that the scheduler has forgotten (Dask's ``cancelled`` state)."""
+
+    def executing(dask_worker: Any) -> int:
+        return len(dask_worker.state.executing) + len(dask_worker.state.long_running)
+
+    return not any(client.processing().values()) and not any(client.run(executing).values())
+
+
+def test_a_killed_client_leaves_no_game_playing_on_the_cluster(
+    scheduler: tuple[str, Any], tmp_path: Path
+) -> None:
+    """SIGKILL the match client while both workers play a pair: nothing tells the workers, but
+    the scheduler drops the dead client's tasks, and each pair, seeing its task no longer
+    wanted, kills its engines.  A second match on the same cluster then plays normally."""
+    address, client = scheduler
+    pids = tmp_path / "pids"
+    # Engines that think 20 s a move: a pair left alone would play on for many minutes.
+    command = _match_command(
+        tmp_path, "--games", "8", "--depth", "1", "--timeout", "600", think=20000
+    )
+    command[command.index("local:2")] = address
+    command = [
+        part.replace("--think", f"--pidfile {shlex.quote(str(pids))} --think") for part in command
+    ]
+    with subprocess.Popen(
+        command,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        cwd=REPO,
+        text=True,
+        start_new_session=True,
+    ) as process:
+        try:
+            _wait_for_two_games(process, tmp_path)
+            assert sum(1 for keys in client.processing().values() if keys) == 2
+            assert _engine_processes(str(tmp_path))
+            process.kill()
+            process.communicate(timeout=HANG_GUARD)
+            # A bound for the pairs to notice (not a speed test: they do within a second).
+            deadline = time.monotonic() + ORPHAN_BOUND
+            while time.monotonic() < deadline:
+                if not _engine_processes(str(tmp_path)) and _workers_idle(client):
+                    break
+                time.sleep(0.2)
+            assert not _engine_processes(str(tmp_path)), "an engine was left running"
+            assert _workers_idle(client), "a worker still plays a pair of the dead match"
+            # Every engine the pid file knows of (the handshakes' too) has ended.
+            assert not [pid for pid in map(int, pids.read_text().split()) if _running(pid)]
+        finally:
+            _kill_engines(tmp_path)  # orphans would play on into the next tests
+
+    # The same cluster plays the next match as if nothing had happened.
+    match_config = config(tmp_path / "next.pgn", games=4)
+    runner = ClusterRunner(match_config, address, io.StringIO())
+    result = Match(match_config, io.StringIO(), runner).run()
+    assert len(runner.workers) == 2
+    assert [r.number for r in result.records] == [1, 2, 3, 4]
+    assert not any("forfeit" in r.termination for r in result.records)
+
+
+def test_a_worker_that_loses_its_scheduler_kills_its_engines(tmp_path: Path) -> None:
+    """The scheduler goes (the worker's nanny stays): the worker closes, and the pair it plays
+    kills its engines, here ones that quit neither at ``quit`` nor at the end of their input,
+    which the worker's end would leave running for good."""
+    if LocalCluster is None:
+        skip_or_fail("dask[distributed] is not installed")
+    marker = str(tmp_path)
+    log = tmp_path / "A.log"
+    stubborn = ["--ignore-quit", "--think", "20000", "--log", str(log)]
+    engines = (fake("A", *stubborn), fake("B", "--ignore-quit", "--log", marker + "/B.log"))
+    match_config = config(tmp_path / "m.pgn", games=2, engines=list(engines))
+    match = Match(match_config, io.StringIO())
+    jobs = game_jobs(match_config, match.schedule, match.book, match.players, 0)
+    cluster = LocalCluster(
+        n_workers=1, threads_per_worker=1, processes=True, dashboard_address=":0"
+    )
+    client = Client(cluster)
+    try:
+        client.submit(play_pair, "m", tuple(jobs), engines, 10.0, pure=False)
+        deadline = time.monotonic() + HANG_GUARD
+        while time.monotonic() < deadline:
+            if log.exists() and "go " in log.read_text():
+                break
+            time.sleep(0.1)
+        assert "go " in log.read_text() and _engine_processes(marker)
+        cluster.sync(cluster.scheduler.close)
+        # A bound for the pair to notice (not a speed test: it does within a second).
+        deadline = time.monotonic() + ORPHAN_BOUND
+        while _engine_processes(marker) and time.monotonic() < deadline:
+            time.sleep(0.2)
+        assert not _engine_processes(marker), "an engine was left running"
+    finally:
+        _kill_engines(tmp_path)
+        with contextlib.suppress(Exception):
+            client.close(timeout=10)
+        with contextlib.suppress(Exception):
+            cluster.close(timeout=10)
 
 
 def test_fairy_stockfish_at_a_fixed_depth_on_the_cluster(

@@ -29,6 +29,15 @@ How it is kept honest:
   afterwards plays nothing.  The games a stopped pair had finished are still handed on (as
   the local runner's finished games are); then the client closes (with ``local[:N]``, the
   cluster with it).
+* **A client that dies** (SIGKILL, its machine gone) cannot call :func:`stop_match`.  Its
+  connection closes, and the scheduler releases its tasks at once: the queued pairs never
+  start, and a running pair, which looks every :data:`WATCH` seconds whether its task is still
+  wanted (the worker marks it ``cancelled``, see :func:`_task_wanted`), ends its game
+  unscored and kills its engines.  A vanished machine's connection is only seen closed when
+  the scheduler's TCP timeout (``distributed.comm.timeouts.tcp``, 30 s by default) expires.
+  A worker that closes (it lost the scheduler, it is shut down) ends its pairs the same way.
+  With ``local[:N]`` the scheduler and the workers' nannies die with the client, and
+  distributed ends each worker process at once: its engines are left their end of input.
 * **A worker that dies** loses no game: Dask plays its pairs again on another worker, a pair
   that Dask gives up on is submitted again (:data:`RESUBMITS` times), and the client takes
   each game number once.  An engine that crashes is that game's forfeit, as in a local match.
@@ -76,6 +85,14 @@ RESUBMITS = 3
 POLL = 0.2
 #: Seconds to wait for the pairs in progress to return after their engines were killed.
 HALT_WAIT = 15.0
+#: Seconds between a running pair's looks at whether its task is still wanted (on the worker).
+WATCH = 0.5
+#: The worker-side states of a task whose result someone still waits for (``cancelled``: the
+#: scheduler released it while it ran; gone from the worker's tasks: forgotten).
+_WANTED_STATES = frozenset({"executing", "long-running", "resumed"})
+#: The statuses of a worker that can still deliver a result (distributed's
+#: ``WORKER_ANY_RUNNING``); closing, closed or failed, it cannot.
+_WORKING = frozenset({"running", "paused", "closing_gracefully"})
 
 # -- on a worker ----------------------------------------------------------------------------------
 
@@ -111,6 +128,58 @@ def _log_folder(log_dir: Path | None) -> Path | None:
     return folder
 
 
+def _task_wanted() -> Callable[[], bool] | None:
+    """For the Dask task running in this thread: a function that says whether its result is
+    still wanted, for another thread to call; None outside a Dask task.
+
+    The scheduler releases the tasks of a client that is gone (its connection closed) or that
+    cancelled them; the worker then marks a task it is running ``cancelled`` (it cannot stop
+    the thread) and forgets it when the thread returns.  A worker that is closing (it lost the
+    scheduler, it is being shut down) will deliver nothing either.
+    """
+    try:
+        from distributed import get_worker
+
+        worker = get_worker()  # a context variable of the task's thread
+        key = worker.get_current_task()
+    except (ImportError, ValueError, KeyError):
+        return None
+
+    def wanted() -> bool:
+        # Reads of a dict entry and an attribute, atomic under the GIL: a stale answer only
+        # puts the decision off by one look.
+        if worker.status.name not in _WORKING:
+            return False
+        task = worker.state.tasks.get(key)
+        return task is not None and task.state in _WANTED_STATES
+
+    return wanted
+
+
+def _end(stop: threading.Event, slots: Sequence[EngineSlot]) -> None:
+    """Stop one pair: its game in progress ends unscored and no other starts."""
+    stop.set()
+    for slot in slots:
+        slot.kill()
+
+
+def _watch(
+    wanted: Callable[[], bool],
+    done: threading.Event,
+    stop: threading.Event,
+    slots: Sequence[EngineSlot],
+) -> None:
+    """Every :data:`WATCH` seconds until ``done``: end the pair if its task is no longer
+    wanted.  Nothing else tells a worker that the match's client died (SIGKILL, its machine
+    gone): without this, the pair would play on to its end for a result nobody collects."""
+    while not done.wait(WATCH):
+        if stop.is_set():
+            return
+        if not wanted():
+            _end(stop, slots)
+            return
+
+
 def play_pair(
     match_id: str,
     jobs: Sequence[GameJob],
@@ -119,9 +188,11 @@ def play_pair(
     log_dir: Path | None = None,
 ) -> list[GameRecord | None]:
     """The Dask task: play ``jobs`` (a game pair) one after the other on engines started here,
-    and return a record for each, None for a game that :func:`stop_match` cut short or kept
-    from starting.  The engines are started when a game needs them and are gone when this
-    returns (killed if the match was stopped)."""
+    and return a record for each, None for a game that was cut short or kept from starting:
+    by :func:`stop_match`, or because the task is no longer wanted (the client that submitted
+    it is gone or cancelled it; looked at every :data:`WATCH` seconds).  The engines are
+    started when a game needs them and are gone when this returns (killed if the pair was
+    stopped)."""
     stop = threading.Event()
     slots = tuple(EngineSlot(spec, start_timeout, _log_folder(log_dir), stop) for spec in engines)
     entry = (stop, slots)
@@ -129,12 +200,23 @@ def play_pair(
         if match_id in _stopped:
             return [None] * len(jobs)
         _running.setdefault(match_id, []).append(entry)
+    done = threading.Event()
+    wanted = _task_wanted()
+    watcher = None
+    if wanted is not None:
+        watcher = threading.Thread(
+            target=_watch, args=(wanted, done, stop, slots), name="xqadj-pair-watch", daemon=True
+        )
+        watcher.start()
     records: list[GameRecord | None] = []
     try:
         with short_switch_interval():
             for job in jobs:
                 records.append(None if stop.is_set() else play_job(job, slots, stop))
     finally:
+        done.set()
+        if watcher is not None:
+            watcher.join()  # so that it kills no engine of the pair after this
         with _lock:
             _running[match_id].remove(entry)
         for slot in slots:
@@ -153,9 +235,7 @@ def stop_match(match_id: str) -> int:
         _stopped.add(match_id)
         entries = list(_running.get(match_id, ()))
     for stop, slots in entries:
-        stop.set()
-        for slot in slots:
-            slot.kill()
+        _end(stop, slots)
     return len(entries)
 
 
