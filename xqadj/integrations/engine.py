@@ -421,6 +421,8 @@ class Engine:
             for each in (line, *more):
                 self.log.write(">", each)
         try:
+            # Through the file object, whose lock keeps kill() in another thread from closing
+            # the file (and its number going to another file) in the middle of the write.
             stdin.write(("\n".join((line, *more)) + "\n").encode("utf-8"))
             stdin.flush()
         except (OSError, ValueError):
@@ -556,7 +558,9 @@ class Engine:
         ``isready`` goes before the position and the ``go``, in the same write, and the
         answer is the first ``bestmove`` after ``readyok``: a second ``bestmove`` the engine
         sent for the previous ``go`` is dropped, not taken as this answer, and an engine that
-        does not answer ``isready`` within ``sync_timeout`` hangs before the search.
+        does not answer ``isready`` within ``sync_timeout`` hangs before the search.  The
+        search's time runs from just before the ``go`` is written to the engine's write of its
+        ``bestmove`` (see :mod:`.engineio`).
         ``go`` and ``deadline`` (seconds) replace the command and the wait that ``limit``
         gives (a clock's ``go wtime …``, and its time left); :attr:`last_search_ms` and
         :attr:`last_info` then tell how long the search took and what it said.
@@ -574,7 +578,6 @@ class Engine:
         if banned and protocol == "ucci":
             commands.append("banmoves " + " ".join(self.format_move(m) for m in banned))
         commands.append(go if go is not None else limit.go(protocol, self.time_unit))
-        self.recent_info.clear()
         # One write and one round trip: the engine answers isready before it reads the
         # position, so a bestmove before readyok is a stray one (of an earlier go) and the
         # first one after it answers this go.  Waiting for readyok before sending the rest

@@ -58,6 +58,9 @@ MAX_LINE_BYTES = 64 * 1024
 
 _TIMESPEC = struct.Struct("@ll")
 _ANCILLARY = socket.CMSG_SPACE(_TIMESPEC.size) if hasattr(socket, "CMSG_SPACE") else 0
+# Plain ints: the flags' enum operators cost microseconds on every message.
+_DONTWAIT = int(getattr(socket, "MSG_DONTWAIT", 0))
+_TRUNC = int(getattr(socket, "MSG_TRUNC", 0))
 
 
 class Line(NamedTuple):
@@ -229,14 +232,14 @@ class EngineOutput:
             assert self._buffer is not None
             try:
                 size, ancillary, flags, _ = self._socket.recvmsg_into(
-                    [self._buffer], _ANCILLARY, socket.MSG_DONTWAIT
+                    [self._buffer], _ANCILLARY, _DONTWAIT
                 )
             except BlockingIOError:
                 raise
             except OSError:
                 size, ancillary, flags = 0, [], 0
             read_ns = time.monotonic_ns()
-            if flags & socket.MSG_TRUNC:
+            if flags & _TRUNC:
                 self.truncated += 1
             for level, kind, data in ancillary:
                 if level == socket.SOL_SOCKET and kind == SO_TIMESTAMPNS:
