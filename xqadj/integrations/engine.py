@@ -306,7 +306,12 @@ class Engine:
         #: The end of the output was read (or the process exited and all it wrote was read).
         self._eof = False
         self._killed = False
-        self._output = EngineOutput.create()
+        try:
+            self._output = EngineOutput.create()
+        except (ValueError, OSError) as error:  # a bad XQADJ_ENGINE_OUTPUT, no file left
+            if self.log is not None:
+                self.log.close()
+            raise EngineError("crash", f"cannot start {spec.name}: {error}") from None
         try:
             self._process = subprocess.Popen(
                 spec.command,
@@ -343,6 +348,14 @@ class Engine:
         except BaseException:  # Ctrl-C during the handshake: leave no engine behind
             self.kill()
             raise
+        # After the handshake, so that the log opens with the first line sent.
+        if self.log is not None:
+            limit = (
+                ""
+                if self._output.kind == "pipe"
+                else f", writes up to {self._output.max_write} bytes"
+            )
+            self.log.write("#", f"output: {self._output.kind}{limit}")
 
     # -- process plumbing -----------------------------------------------------------------
 
@@ -368,6 +381,10 @@ class Engine:
             if line.startswith("info"):
                 self.recent_info.append(line)
                 continue
+            if line.startswith("readyok"):
+                # The info before it is an earlier search's (a stray bestmove's): forgotten
+                # here, as it is read, since this search's may come in the same read.
+                self.recent_info.clear()
             if len(self._pending) >= MAX_PENDING_LINES:
                 self._pending.popleft()
                 self.dropped_lines += 1
@@ -589,8 +606,6 @@ class Engine:
         for stray in before:
             if stray.split()[:1] in (["bestmove"], ["nobestmove"]):
                 self._note_stray(stray)
-        # What came before readyok belongs to an earlier search (a stray bestmove's info).
-        self.recent_info.clear()
         self.searching = True
         wait = deadline if deadline is not None else limit.deadline(protocol, self.time_unit)
         # The clock runs from the go's write (the wait for readyok is part of it) to the
@@ -696,6 +711,12 @@ class Engine:
     @property
     def alive(self) -> bool:
         return self._exit_status() is None
+
+    @property
+    def output_kind(self) -> str:
+        """How the engine's stdout is read: ``socket`` (each write stamped by the kernel) or
+        ``pipe`` (each line stamped when read); see :mod:`.engineio`."""
+        return self._output.kind
 
     @property
     def pid(self) -> int:
