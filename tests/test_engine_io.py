@@ -60,7 +60,7 @@ def fake(*flags: str, name: str = "fake") -> EngineSpec:
     )
 
 
-def stalled_search(engine: Engine, think_ms: int) -> dict[str, float]:
+def stalled_search(engine: Engine, think_ms: int, grace: float = 5.0) -> dict[str, float]:
     """A search that the engine answers after ``think_ms``, while this process is stalled from
     just after the go's write for STALL_US; the marks (monotonic seconds) of the go, the end of
     the stall and the engine's own word of when it wrote its answer."""
@@ -78,7 +78,8 @@ def stalled_search(engine: Engine, think_ms: int) -> dict[str, float]:
 
     engine.send = send_and_stall  # type: ignore[method-assign]
     try:
-        assert engine.best_move(STARTING_FEN, [], SearchLimit(movetime=think_ms)) == FIRST_MOVE
+        limit = SearchLimit(movetime=think_ms, grace=grace)
+        assert engine.best_move(STARTING_FEN, [], limit) == FIRST_MOVE
     finally:
         del engine.send
     (sent,) = [line for line in engine.last_info if line.startswith("info string sent ")]
@@ -115,6 +116,16 @@ def test_with_a_pipe_a_search_is_charged_up_to_our_read(monkeypatch: pytest.Monk
         assert engine.last_search_ms >= (marks["woke"] - marks["go"]) * 1000 - 2
 
 
+def test_an_answer_written_in_time_and_read_late_is_taken(kind: str) -> None:
+    """The wait for the answer ends 0.3 s after the go, in the middle of the stall: the answer
+    the engine wrote at 0.1 s is there when this thread wakes up, and is taken (on the socket,
+    with the time the engine took), not a time-out."""
+    with Engine(fake("--think", "100", "--sent")) as engine:
+        marks = stalled_search(engine, 100, grace=0.2)
+        if kind == "socket":
+            assert engine.last_search_ms <= (marks["sent"] - marks["go"]) * 1000 + 200
+
+
 @pytest.mark.parametrize("shift_s", [3600, -3600])
 def test_a_clock_step_falls_back_to_the_read_time(
     monkeypatch: pytest.MonkeyPatch, shift_s: int
@@ -123,6 +134,7 @@ def test_a_clock_step_falls_back_to_the_read_time(
     the stamp is not between the go and the read, so the monotonic read time is charged, not
     an hour or a negative time."""
     need("socket")
+
     class Shifted(types.ModuleType):
         """The time module, with the go stamped on a wall clock an hour off the kernel's."""
 

@@ -202,6 +202,12 @@ class EngineOutput:
                 if self._close_asked:
                     self._close()
 
+    def waiting(self) -> bool:
+        """Whether :meth:`read` would return at once: something to read, the output's end, or
+        the process's exit."""
+        with self._lock:
+            return self._closed or self._ended or bool(self._poll.poll(0))
+
     def _read(self, timeout: float) -> list[Line] | None:
         if self._ended:
             return None
