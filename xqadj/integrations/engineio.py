@@ -61,6 +61,7 @@ _ANCILLARY = socket.CMSG_SPACE(_TIMESPEC.size) if hasattr(socket, "CMSG_SPACE") 
 # Plain ints: the flags' enum operators cost microseconds on every message.
 _DONTWAIT = int(getattr(socket, "MSG_DONTWAIT", 0))
 _TRUNC = int(getattr(socket, "MSG_TRUNC", 0))
+_SOL_SOCKET = int(socket.SOL_SOCKET)
 
 
 class Line(NamedTuple):
@@ -212,13 +213,13 @@ class EngineOutput:
         if self._ended:
             return None
         wait = timeout if self._pidfd is not None else min(timeout, EXIT_POLL)
-        ready = self._poll.poll(max(0.0, wait) * 1000)
-        if any(fd == self._fd for fd, _ in ready):
+        ready = [fd for fd, _ in self._poll.poll(max(0.0, wait) * 1000)]
+        if self._fd in ready:
             try:
                 return self._receive()
             except BlockingIOError:
                 return []
-        if any(fd == self._pidfd for fd, _ in ready) or (self._pidfd is None and self._exited()):
+        if self._pidfd in ready or (self._pidfd is None and self._exited()):
             # It exited: all it wrote is here already; whoever else holds its stdout, the
             # output ends when that is read.
             lines: list[Line] = []
@@ -248,7 +249,8 @@ class EngineOutput:
             if flags & _TRUNC:
                 self.truncated += 1
             for level, kind, data in ancillary:
-                if level == socket.SOL_SOCKET and kind == SO_TIMESTAMPNS:
+                # Only the stamp is taken (an engine could send other ancillary data).
+                if kind == SO_TIMESTAMPNS and level == _SOL_SOCKET:
                     seconds, nanoseconds = _TIMESPEC.unpack_from(data)
                     sent_ns = seconds * 1_000_000_000 + nanoseconds
             # An empty message (a write of 0 bytes) has a stamp; the end of file has none.
