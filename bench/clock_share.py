@@ -1,4 +1,4 @@
-"""Benchmark: false losses on time under load, the clock's stamp against the game thread's.
+"""Benchmark: false losses on time under load, the kernel's stamp against the read time.
 
 Usage::
 
@@ -11,12 +11,14 @@ watch.  ``--burners`` processes spin on the CPU meanwhile, and the games run ``-
 at once, so that the game threads wake up late.  The match runs once, or twice on the same
 settings with ``--compare``:
 
-``stamp``
-    xqadj as it is: a search is charged from the ``go`` written to the ``bestmove`` read,
-    stamped by the engine's reader thread.
-``game thread``
-    the clock stopped where the game thread handles the line (the way it was before issue
-    18): :meth:`Engine.read_until` is wrapped to restamp the line when it returns.
+``kernel stamp``
+    xqadj as it is on Linux: a search is charged from just before the ``go`` is written to
+    the kernel's stamp of the engine's write that held the ``bestmove`` (the engine's stdout
+    is a socket, :mod:`xqadj.integrations.engineio`).
+``read time``
+    the fallback where there is no such socket (``XQADJ_ENGINE_OUTPUT=pipe``): the engine's
+    stdout is a pipe, read by the game thread, and the ``bestmove`` is stamped when that
+    thread reads it (the way it was before issue 18, without the reader thread it had since).
 
 The fake engine says when it wrote its answer (``info string sent T``, on the machine's
 monotonic clock, the one xqadj reads), so that each move's true time (``go`` written to
@@ -34,6 +36,7 @@ import argparse
 import contextlib
 import io
 import multiprocessing
+import os
 import shlex
 import statistics
 import sys
@@ -46,6 +49,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from xqadj.integrations.engine import Engine  # noqa: E402
+from xqadj.integrations.engineio import OUTPUT_ENV, socket_available  # noqa: E402
 from xqadj.integrations.match import add_arguments, game  # noqa: E402
 from xqadj.integrations.match.director import Match  # noqa: E402
 from xqadj.integrations.match.options import configure  # noqa: E402
@@ -59,20 +63,17 @@ def burn() -> None:
 
 
 @contextlib.contextmanager
-def game_thread_clock() -> Iterator[None]:
-    """The clock stopped when the game thread gets the line, as before the reader's stamp."""
-    original = Engine.read_until
-
-    def restamped(self: Engine, *prefixes: str, timeout: float) -> tuple[str, list[str]]:
-        answer = original(self, *prefixes, timeout=timeout)
-        self.last_line_at = time.monotonic()
-        return answer
-
-    Engine.read_until = restamped  # type: ignore[method-assign]
+def output(kind: str) -> Iterator[None]:
+    """Engines started meanwhile read through ``kind`` (``socket`` or ``pipe``)."""
+    before = os.environ.get(OUTPUT_ENV)
+    os.environ[OUTPUT_ENV] = kind
     try:
         yield
     finally:
-        Engine.read_until = original  # type: ignore[method-assign]
+        if before is None:
+            del os.environ[OUTPUT_ENV]
+        else:
+            os.environ[OUTPUT_ENV] = before
 
 
 class Watch:
@@ -91,9 +92,10 @@ class Watch:
         local = self._local
 
         def timed_send(engine: Engine, *lines: str) -> None:
-            send(engine, *lines)  # isready, position and go go in one write
+            # isready, position and go go in one write; stamped before it, as xqadj does
             if any(line.startswith("go") for line in lines):
                 local.go = time.monotonic()
+            send(engine, *lines)
 
         def timed_best_move(engine: Engine, *args: Any, **kwargs: Any) -> str | None:
             local.true_ms = None
@@ -164,9 +166,11 @@ def main() -> None:
     parser.add_argument("--concurrency", type=int, default=4)
     parser.add_argument("--burners", type=int, default=2)
     parser.add_argument(
-        "--compare", action="store_true", help="also run with the game thread's clock"
+        "--compare", action="store_true", help="also run on pipes, stamped at the read"
     )
     options = parser.parse_args()
+    if not socket_available():
+        parser.error("no stamped socket here (not Linux?): only the read time can be measured")
     burners = [multiprocessing.Process(target=burn, daemon=True) for _ in range(options.burners)]
     for process in burners:
         process.start()
@@ -180,9 +184,9 @@ def main() -> None:
             f"{'clock stopped by':<16} {'moves':>6} {'losses':>7} {'false':>6} "
             f"{'charged beyond the true time, ms: median':>41} {'p99':>6} {'worst':>6} {'s':>6}"
         )
-        rows = [("stamp", contextlib.nullcontext())]
+        rows = [("kernel stamp", output("socket"))]
         if options.compare:
-            rows.append(("game thread", game_thread_clock()))
+            rows.append(("read time", output("pipe")))
         for label, clock in rows:
             watch = Watch()
             with clock:

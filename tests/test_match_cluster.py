@@ -176,7 +176,7 @@ def test_a_worker_plays_a_pair_with_the_short_switch_interval(
     scheduler: tuple[str, Any], tmp_path: Path
 ) -> None:
     """The worker playing a pair lowers its thread switch interval as the local runner does
-    (the engines' reader threads stamp the time a move is charged), and restores it after."""
+    (where a game's thread stamps the time a move is charged), and restores it after."""
     address, client = scheduler
     # The cluster is shared with the tests before: a pair they stopped may still be ending on a
     # worker, its interval still lowered.  Wait for the workers to be idle first.

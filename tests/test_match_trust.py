@@ -622,10 +622,10 @@ def test_fairy_stockfish_resume_is_checked_and_results_go_through_a_link(
 
 
 def test_games_are_played_with_a_short_thread_switch_interval(monkeypatch) -> None:
-    """An engine's reader thread stamps its bestmove; with the interpreter's 5 ms switch interval
-    it could wait that long or more for the GIL behind the other games' threads, and the clock
-    charged the engine for it.  The local runner plays with SWITCH_INTERVAL and restores the
-    interval after."""
+    """Where an engine's bestmove is stamped when a game's thread reads it (its stdout on a
+    pipe), with the interpreter's 5 ms switch interval that thread could wait that long or more
+    for the GIL behind the other games' threads, and the clock charged the engine for it.  The
+    local runner plays with SWITCH_INTERVAL and restores the interval after."""
     from xqadj.integrations.engine import EngineSpec
     from xqadj.integrations.match import local
     from xqadj.integrations.match.game import SWITCH_INTERVAL

@@ -26,7 +26,12 @@ Flags (PLY is a ply number, or ``any`` for every ply):
   one ply, repeatable), meanwhile answering ``isready`` and cut short by ``stop`` or ``quit``;
   the move is chosen before the wait, which is measured from the ``go`` line's arrival;
 * ``--share F``: think F times its own time left (the ``go``'s ``wtime`` or ``btime``), and
-  say when it answered (``info string sent T``, T on the monotonic clock);
+  say when it answered, as ``--sent`` does;
+* ``--sent``: say when it answered, in the same write as its ``bestmove``: ``info string
+  sent T``, T on the monotonic clock (the machine's, which xqadj reads too);
+* ``--write-block BYTES``: cut what it writes at once into writes of at most BYTES (default
+  262144: xqadj reads an engine's stdout as messages, one a write, of a bounded size; a small
+  value splits lines across writes);
 * ``--usemillisec``: announce UCCI's ``option usemillisec`` (to ``ucci`` only);
 * ``--ponder``: announce a ``Ponder`` option (UCI2WB ponders only then).  ``go ponder`` is
   answered at ``ponderhit`` (as ``go`` for the position) or at ``stop`` (the same, with
@@ -136,6 +141,8 @@ def parser() -> argparse.ArgumentParser:
     add("--no-handshake", action="store_true")
     add("--deaf-after", type=int, default=-1)
     add("--share", type=float)
+    add("--sent", action="store_true")
+    add("--write-block", type=int, default=256 * 1024)
     add("--once")
     for flag in ("--crash-at", "--orphan-crash-at", "--hang-at", "--illegal-at"):
         add(flag, type=at_ply, default=-1)
@@ -169,8 +176,10 @@ class FakeEngine:
         self.quitting = False
 
     def say(self, *lines: str) -> None:
-        sys.stdout.write("".join(line + "\n" for line in lines))
-        sys.stdout.flush()
+        data = memoryview("".join(line + "\n" for line in lines).encode())
+        block = self.args.write_block
+        while data:
+            data = data[os.write(1, data[:block]) :]
 
     def receive(self, timeout: float | None = None) -> str | None:
         line = self.source.line(timeout)
@@ -299,7 +308,7 @@ class FakeEngine:
         score = self.score_at.get(self.ply, args.score)
         if score is not None and not args.no_score:
             lines.append(f"info depth 1 score {'' if args.bare_score else 'cp '}{score} pv")
-        if args.share is not None:  # when it answered, on the monotonic clock xqadj reads
+        if args.share is not None or args.sent:  # when it answered, on the clock xqadj reads
             lines.append(f"info string sent {time.monotonic():.6f}")
         if move == "nobestmove":
             self.say(*lines, move)

@@ -11,19 +11,24 @@ The process handling is meant to survive hostile engines:
 
 * each engine runs in its own process group (its own session), so that a wrapper script's
   children are killed with it, and a Ctrl-C meant for xqadj does not reach the engine first;
-* the engine's output is read by threads that are never joined without a bound, and a pipe is
-  never closed from another thread (closing waits for a blocked reader, which waits for an EOF
-  that a grandchild holding the pipe may never send);
+* the engine's stdout is read by the thread that waits for its answer, with no reader thread
+  (:mod:`.engineio`): on Linux it is a socket whose every message carries the kernel's stamp
+  of the engine's write, elsewhere a pipe; the stderr reader thread is never joined without a
+  bound, and no file is closed while another thread waits on it (closing waits for a blocked
+  reader, which waits for an EOF that a grandchild holding the file may never send);
 * ``info`` lines are not queued: only the last few are kept, so a flooding engine keeps memory
-  bounded; other lines wait in a bounded queue;
+  bounded (and, until they are read, its lines wait in the kernel, which blocks an engine that
+  writes faster than they are read); other lines wait in a bounded queue;
 * before each search the engine is synchronised with ``isready``, so a stray second
   ``bestmove`` is dropped instead of being taken as the answer to the next position;
 * stderr is kept (its last lines end up in the error messages) and, with a log folder, every
   line both ways and the stderr go to one file per engine instance;
-* the engine's process is watched, not only its pipe: an engine that exits while a child of its
-  own still holds its stdout is a crash at once (its process group is killed), not a time-out;
-* every line is stamped when the reader thread reads it, so that the time a search took is
-  ``go`` written to ``bestmove`` read, however late the waiting thread wakes up.
+* the engine's process is watched, not only its output (a pidfd in the same ``poll()``): an
+  engine that exits while a child of its own still holds its stdout is a crash at once (its
+  process group is killed), not a time-out;
+* the time a search took is from just before ``go`` is written to the kernel's stamp of the
+  engine's write that held the ``bestmove`` (with a pipe: when it was read), however late the
+  waiting thread wakes up.
 """
 
 from __future__ import annotations
@@ -44,6 +49,7 @@ from pathlib import Path
 from typing import IO
 
 from xqadj.board import STARTING_FEN, Move
+from xqadj.integrations.engineio import MAX_LINE_BYTES, EngineOutput, Line
 from xqadj.integrations.settings import parse_key_values
 
 PROTOCOLS = ("uci", "ucci")
@@ -54,16 +60,16 @@ NOTATION_SETTINGS = ("auto", *NOTATIONS)
 FAIRY_ENGINE_NAMES = ("fairy-stockfish",)
 TIME_UNITS = ("ms", "s")
 
-#: The longest line read from an engine; a longer one is cut into pieces of this size.
-MAX_LINE_BYTES = 64 * 1024
 #: Non-``info`` lines waiting to be read; beyond this the oldest are dropped.
 MAX_PENDING_LINES = 1000
 #: ``info`` lines kept (the latest); the others are logged, not kept.
 KEPT_INFO_LINES = 20
 #: stderr lines kept for error messages.
 KEPT_STDERR_LINES = 20
-#: Seconds the lines an engine wrote before its process exited have to reach the reader.
-EXIT_GRACE = 0.2
+#: Nanoseconds by which the kernel's stamp of a ``bestmove`` may pass the moment it was read
+#: (two clocks, one slewed by NTP) before it is taken for a clock step and the read time is
+#: charged instead.
+CLOCK_STEP_NS = 2_000_000
 
 
 class EngineError(Exception):
@@ -290,20 +296,27 @@ class Engine:
         #: Whether the last :meth:`best_move` got as far as sending ``go`` (a time-out after
         #: it is the search's; before it, the engine's answer to ``isready``).
         self.searching = False
-        #: Lines read, each with the monotonic time the reader thread read it.
-        self._pending: collections.deque[tuple[float, str]] = collections.deque()
-        #: When the line :meth:`read_until` returned last was read.
+        #: Lines read and not handled yet.
+        self._pending: collections.deque[tuple[Line, str]] = collections.deque()
+        #: The line :meth:`read_until` returned last: when it was read (``time.monotonic()``)
+        #: and the kernel's stamp of the engine's write (``time.time_ns()``; None on a pipe).
         self.last_line_at = 0.0
-        self._ready = threading.Condition()
+        self.last_line_sent_ns: int | None = None
+        self._last_read: Line | None = None
+        #: The end of the output was read (or the process exited and all it wrote was read).
         self._eof = False
-        #: The engine's process has exited (seen by the watcher thread, not by the pipe).
-        self._gone = False
         self._killed = False
+        try:
+            self._output = EngineOutput.create()
+        except (ValueError, OSError) as error:  # a bad XQADJ_ENGINE_OUTPUT, no file left
+            if self.log is not None:
+                self.log.close()
+            raise EngineError("crash", f"cannot start {spec.name}: {error}") from None
         try:
             self._process = subprocess.Popen(
                 spec.command,
                 stdin=subprocess.PIPE,
-                stdout=subprocess.PIPE,
+                stdout=self._output.child_fd,
                 stderr=subprocess.PIPE,
                 cwd=spec.directory,
                 # Its own session and process group: killpg() reaches a wrapper script's
@@ -311,23 +324,19 @@ class Engine:
                 start_new_session=True,
             )
         except OSError as error:
+            self._output.close()
             if self.log is not None:
                 self.log.write("#", f"cannot start {shlex.join(spec.command)}: {error}")
                 self.log.close()
             raise EngineError(
                 "crash", f"cannot start {shlex.join(spec.command)}: {error}"
             ) from None
-        assert self._process.stdout is not None and self._process.stderr is not None
-        self._stdout_reader = threading.Thread(
-            target=self._read_stdout, args=(self._process.stdout,), daemon=True
-        )
+        assert self._process.stderr is not None
+        self._output.started(self._process.pid, lambda: self._exit_status() is not None)
         self._stderr_reader = threading.Thread(
             target=self._read_stderr, args=(self._process.stderr,), daemon=True
         )
-        self._stdout_reader.start()
         self._stderr_reader.start()
-        if hasattr(os, "waitid"):
-            threading.Thread(target=self._watch, daemon=True).start()
         try:
             self._handshake(start_timeout)
         except EngineError as error:
@@ -339,56 +348,57 @@ class Engine:
         except BaseException:  # Ctrl-C during the handshake: leave no engine behind
             self.kill()
             raise
+        # After the handshake, so that the log opens with the first line sent.
+        if self.log is not None:
+            limit = (
+                ""
+                if self._output.kind == "pipe"
+                else f", writes up to {self._output.max_write} bytes"
+            )
+            self.log.write("#", f"output: {self._output.kind}{limit}")
 
     # -- process plumbing -----------------------------------------------------------------
 
-    def _read_stdout(self, stream: IO[bytes]) -> None:
-        try:
-            while True:
-                raw = stream.readline(MAX_LINE_BYTES)
-                # Stamped before anything else: the engine is charged up to here, not up to
-                # when the game's thread gets round to the line.
-                read_at = time.monotonic()
-                if not raw:
-                    break
-                line = raw.decode("utf-8", "replace").rstrip("\r\n")
-                if self.log is not None:
-                    self.log.write("<", line)
-                if line.startswith("info"):
-                    self.recent_info.append(line)
-                    continue
-                with self._ready:
-                    if len(self._pending) >= MAX_PENDING_LINES:
-                        self._pending.popleft()
-                        self.dropped_lines += 1
-                    self._pending.append((read_at, line))
-                    self._ready.notify_all()
-        except (OSError, ValueError):  # the pipe broke
-            pass
-        finally:
-            with self._ready:
-                self._eof = True
-                self._ready.notify_all()
-            # Closed here, by the thread that reads it: closing it from another thread would
-            # wait for this thread's blocked read.
-            stream.close()
+    def _fill(self, timeout: float) -> None:
+        """Read what the engine wrote next, waiting up to ``timeout`` seconds: ``info`` lines
+        to :attr:`recent_info`, the others to the queue."""
+        lines = self._output.read(timeout)
+        if lines is None:
+            self._eof = True
+            self._end_group()
+            return
+        if self._output.truncated:
+            self.dropped_lines += self._output.truncated
+            if self.log is not None:
+                self.log.write(
+                    "#", f"a write longer than {self._output.max_write} bytes was cut short"
+                )
+            self._output.truncated = 0
+        for read in lines:
+            line = read.raw.decode("utf-8", "replace").rstrip("\r")
+            if self.log is not None:
+                self.log.write("<", line)
+            if line.startswith("info"):
+                self.recent_info.append(line)
+                continue
+            if line.startswith("readyok"):
+                # The info before it is an earlier search's (a stray bestmove's): forgotten
+                # here, as it is read, since this search's may come in the same read.
+                self.recent_info.clear()
+            if len(self._pending) >= MAX_PENDING_LINES:
+                self._pending.popleft()
+                self.dropped_lines += 1
+            self._pending.append((read, line))
 
-    def _watch(self) -> None:
-        """Wait for the engine's process to exit (without reaping it: its pid stays its
-        group's id), then kill the rest of its group: a child of a wrapper script that holds
-        the engine's stdout would otherwise hide the exit until a time-out."""
-        try:
-            os.waitid(os.P_PID, self._process.pid, os.WEXITED | os.WNOWAIT)
-        except (ChildProcessError, OSError):  # reaped by kill() already
-            pass
-        if self._process.returncode is None:
+    def _end_group(self) -> None:
+        """The engine's process has exited (or closed its output): kill the rest of its group,
+        while its pid, not reaped, is still its group's id (a child of a wrapper script that
+        holds the engine's stdout would otherwise outlive it)."""
+        if self._process.returncode is None and self._exit_status() is not None:
             try:
                 os.killpg(self._process.pid, signal.SIGKILL)
             except (ProcessLookupError, PermissionError):
                 pass
-        with self._ready:
-            self._gone = True
-            self._ready.notify_all()
 
     @property
     def log_error(self) -> str:
@@ -428,6 +438,8 @@ class Engine:
             for each in (line, *more):
                 self.log.write(">", each)
         try:
+            # Through the file object, whose lock keeps kill() in another thread from closing
+            # the file (and its number going to another file) in the middle of the write.
             stdin.write(("\n".join((line, *more)) + "\n").encode("utf-8"))
             stdin.flush()
         except (OSError, ValueError):
@@ -447,40 +459,39 @@ class Engine:
         (non-``info``) lines before it."""
         deadline = time.monotonic() + timeout
         seen: list[str] = []
-        # Once the process is gone, what it wrote before it died is still read (a moment
-        # for the reader thread); then it has crashed, whoever else holds the pipe.
-        gone_by: float | None = None
+        pending = self._pending
+        # Past the deadline, what is there already is still read (the answer may have been
+        # written in time, and waited while this thread was late), within a bound: a flooding
+        # engine is never done.
+        late_reads = MAX_PENDING_LINES
         while True:
-            with self._ready:
-                while not self._pending and not self._eof:
-                    now = time.monotonic()
-                    if self._gone and gone_by is None:
-                        gone_by = now + EXIT_GRACE
-                    if gone_by is not None and now >= gone_by:
-                        break
-                    remaining = deadline - now
-                    if remaining <= 0:
+            while not pending:
+                if self._eof:  # end of output, or the process exited: whoever holds the file
+                    raise self._exited(f"while waiting for {prefixes[0]!r}")
+                remaining = deadline - time.monotonic()
+                if remaining <= 0:
+                    late_reads -= 1
+                    if late_reads < 0 or not self._output.waiting():
                         wanted = " or ".join(repr(p) for p in prefixes)
                         raise EngineError(
                             "timeout", f"{self.spec.name} sent no {wanted} within {timeout:.1f} s"
                         )
-                    self._ready.wait(
-                        remaining if gone_by is None else min(remaining, gone_by - now)
-                    )
-                if not self._pending:  # end of output, or the process died: it exited
-                    raise self._exited(f"while waiting for {prefixes[0]!r}")
-                self.last_line_at, line = self._pending.popleft()
-            if line.split()[:1] and line.split()[0] in prefixes:
+                self._fill(max(0.0, remaining))
+            read, line = pending.popleft()
+            first = line.split(None, 1)[:1]
+            if first and first[0] in prefixes:
+                self._last_read = read
+                self.last_line_at = read.read_ns / 1e9
+                self.last_line_sent_ns = read.sent_ns
                 return line, seen
             seen.append(line)
 
     def _drain(self) -> None:
         """Forget the lines not read yet (a stray ``bestmove`` among them is counted)."""
-        with self._ready:
-            for _, line in self._pending:
-                if line.split()[:1] in (["bestmove"], ["nobestmove"]):
-                    self._note_stray(line)
-            self._pending.clear()
+        for _, line in self._pending:
+            if line.split()[:1] in (["bestmove"], ["nobestmove"]):
+                self._note_stray(line)
+        self._pending.clear()
 
     def _note_stray(self, line: str) -> None:
         self.ignored_bestmoves += 1
@@ -570,7 +581,9 @@ class Engine:
         ``isready`` goes before the position and the ``go``, in the same write, and the
         answer is the first ``bestmove`` after ``readyok``: a second ``bestmove`` the engine
         sent for the previous ``go`` is dropped, not taken as this answer, and an engine that
-        does not answer ``isready`` within ``sync_timeout`` hangs before the search.
+        does not answer ``isready`` within ``sync_timeout`` hangs before the search.  The
+        search's time runs from just before the ``go`` is written to the engine's write of its
+        ``bestmove`` (see :mod:`.engineio`).
         ``go`` and ``deadline`` (seconds) replace the command and the wait that ``limit``
         gives (a clock's ``go wtime …``, and its time left); :attr:`last_search_ms` and
         :attr:`last_info` then tell how long the search took and what it said.
@@ -588,12 +601,12 @@ class Engine:
         if banned and protocol == "ucci":
             commands.append("banmoves " + " ".join(self.format_move(m) for m in banned))
         commands.append(go if go is not None else limit.go(protocol, self.time_unit))
-        self.recent_info.clear()
         # One write and one round trip: the engine answers isready before it reads the
         # position, so a bestmove before readyok is a stray one (of an earlier go) and the
         # first one after it answers this go.  Waiting for readyok before sending the rest
         # doubled the round trips of a move (issue 18: the match's own cost a move).
-        started = time.monotonic()
+        started_ns = time.monotonic_ns()
+        started_clock_ns = time.time_ns()  # the kernel stamps the engine's writes on this clock
         self.send(*commands)
         _, before = self.read_until("readyok", timeout=sync_timeout)
         for stray in before:
@@ -602,16 +615,15 @@ class Engine:
         self.searching = True
         wait = deadline if deadline is not None else limit.deadline(protocol, self.time_unit)
         # The clock runs from the go's write (the wait for readyok is part of it) to the
-        # bestmove read by the reader thread (its stamp), not to when this thread wakes up:
-        # under load the difference lost games.
-        wait = max(0.0, wait - (time.monotonic() - started))
+        # engine's write of its bestmove (the kernel's stamp), not to when this thread reads
+        # it: under load the difference lost games.
+        wait = max(0.0, wait - (time.monotonic_ns() - started_ns) / 1e9)
         answered = False
         try:
             line, _ = self.read_until("bestmove", "nobestmove", timeout=wait)
             answered = True
         finally:
-            ended = self.last_line_at if answered else time.monotonic()
-            self.last_search_ms = max(0, int((ended - started) * 1000))
+            self.last_search_ms = self._search_ms(started_ns, started_clock_ns, answered)
             self.last_info = list(self.recent_info)
         tokens = line.split()
         if tokens[0] == "nobestmove":
@@ -619,6 +631,24 @@ class Engine:
         if len(tokens) < 2 or tokens[1] in ("(none)", "0000", "none", "resign"):
             return None
         return tokens[1]
+
+    def _search_ms(self, started_ns: int, started_clock_ns: int, answered: bool) -> int:
+        """Milliseconds from the ``go`` (stamped before its write, on both clocks) to the
+        answer: the kernel's stamp of its write where there is one, else when it was read (or
+        now, without an answer)."""
+        if not answered:
+            return max(0, (time.monotonic_ns() - started_ns) // 1_000_000)
+        answer = self._last_read
+        assert answer is not None
+        taken = answer.read_ns - started_ns
+        sent_ns = answer.sent_ns
+        if sent_ns is not None:
+            stamped = sent_ns - started_clock_ns
+            # The wall clock stepped (NTP, a manual set) between the go and the answer: the
+            # stamp is not between the two moments it must be between; the read time is.
+            if 0 <= stamped <= taken + CLOCK_STEP_NS:
+                taken = min(stamped, taken)
+        return max(0, taken // 1_000_000)
 
     # -- ending ---------------------------------------------------------------------------
 
@@ -679,6 +709,7 @@ class Engine:
                 stdin.close()
             except OSError:
                 pass
+        self._output.close()  # now, or when the read in progress in another thread ends
         if self.log is not None:
             self.log.write("#", f"ended (exit status {self._process.returncode})")
             self.log.close()
@@ -686,6 +717,12 @@ class Engine:
     @property
     def alive(self) -> bool:
         return self._exit_status() is None
+
+    @property
+    def output_kind(self) -> str:
+        """How the engine's stdout is read: ``socket`` (each write stamped by the kernel) or
+        ``pipe`` (each line stamped when read); see :mod:`.engineio`."""
+        return self._output.kind
 
     @property
     def pid(self) -> int:

@@ -42,8 +42,9 @@ How it is kept honest:
   that Dask gives up on is submitted again (:data:`RESUBMITS` times), and the client takes
   each game number once.  An engine that crashes is that game's forfeit, as in a local match.
 * **Clocks.**  A worker plays a pair with the short thread switch interval the local runner
-  plays with (:func:`.game.short_switch_interval`), so that an engine's reader thread stamps its
-  ``bestmove`` at once; the worker's interval is restored when its last pair ends.
+  plays with (:func:`.game.short_switch_interval`), so that where an engine's ``bestmove`` is
+  stamped when a game's thread reads it (a pipe, not Linux's stamped socket) that thread gets
+  the GIL at once; the worker's interval is restored when its last pair ends.
 
 Layer: integrations.  Inside :mod:`xqadj.integrations.match` it imports only :mod:`.record`,
 :mod:`.options` and :mod:`.game`; Dask only when the match starts (``pip install

@@ -591,11 +591,13 @@ def play_job(
 
 
 #: The interpreter's thread switch interval while games are played (Python's default is 5 ms).
-#: An engine's reader thread stamps its ``bestmove`` with the time the clock charges; it needs the
-#: GIL to do so, and with several games' threads running it could wait a switch interval or more,
-#: charging an engine for xqadj's own latency (``bench/clock_share.py``, 4 games at once on a
-#: loaded machine: 9 false losses on time in 3,595 moves, worst overcharge 32 ms, against 1 in
-#: 3,925 and 8 ms at 0.5 ms).
+#: On Linux the clock charges the kernel's stamp of an engine's ``bestmove``, whenever it is
+#: read; elsewhere (an engine's stdout on a pipe, :mod:`xqadj.integrations.engineio`) the line
+#: is stamped when a game's thread reads it, which needs the GIL: with several games' threads
+#: running it could wait a switch interval or more, charging an engine for xqadj's own latency
+#: (``bench/clock_share.py``, 4 games at once on a loaded machine, when a reader thread stamped
+#: the lines: 9 false losses on time in 3,595 moves, worst overcharge 32 ms, against 1 in 3,925
+#: and 8 ms at 0.5 ms).
 SWITCH_INTERVAL = 0.0005
 
 _switch_lock = threading.Lock()
