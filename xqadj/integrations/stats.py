@@ -384,12 +384,25 @@ def llr(
     )
 
 
-def _bayes_probabilities(bayes_elo: float, draw_elo: float) -> tuple[float, float, float]:
-    """Win, draw and loss probabilities of the BayesElo model (Rémi Coulom's bayeselo): a
-    logistic curve shifted by ``draw_elo`` either way."""
-    win = 1 / (1 + 10 ** ((draw_elo - bayes_elo) / 400))
-    loss = 1 / (1 + 10 ** ((draw_elo + bayes_elo) / 400))
-    return win, 1 - win - loss, loss
+def _softplus(z: float) -> float:
+    """ln(1 + e^z), without overflow for a large ``z``."""
+    return z + math.log1p(math.exp(-z)) if z > 0 else math.log1p(math.exp(z))
+
+
+def _bayes_log_probabilities(bayes_elo: float, draw_elo: float) -> tuple[float, float, float]:
+    """Natural logarithms of the win, draw and loss probabilities of the BayesElo model (Rémi
+    Coulom's bayeselo: a logistic curve shifted by ``draw_elo`` either way), up to the same
+    constant in the draw's, ln(10^(draw_elo/200) − 1), which cancels in a ratio.  With
+    A = 10^((draw_elo − b)/400) and B = 10^((draw_elo + b)/400): P(win) = 1/(1 + A),
+    P(loss) = 1/(1 + B), P(draw) = 1 − P(win) − P(loss) = (AB − 1)/((1 + A)(1 + B)), and AB does
+    not depend on b.  Written so, no difference of nearly equal numbers is taken: at a very high
+    draw rate, 1 − P(win) − P(loss) in floating point reaches 0 or below (cutechess-cli then
+    prints ``nan``), while the model's value is finite."""
+    ln10_400 = math.log(10) / 400
+    log_a = (draw_elo - bayes_elo) * ln10_400
+    log_b = (draw_elo + bayes_elo) * ln10_400
+    log_win, log_loss = -_softplus(log_a), -_softplus(log_b)
+    return log_win, log_win + log_loss, log_loss
 
 
 def llr_bayes_elo(result: Trinomial, elo0: float, elo1: float) -> float:
@@ -397,13 +410,21 @@ def llr_bayes_elo(result: Trinomial, elo0: float, elo1: float) -> float:
     ``Sprt::status``): the draw Elo is estimated from the sample, the bounds ``elo0`` and
     ``elo1`` (logistic Elo) are turned into BayesElo by the model's scale at that draw Elo, and
     the ratio is that of the trinomial likelihoods.  0 until there is at least one win, one
-    draw and one loss (cutechess-cli's rule).
+    draw and one loss (cutechess-cli's rule).  Computed in logarithms
+    (:func:`_bayes_log_probabilities`): the same value as cutechess-cli's, and a finite one
+    where its floating point gives ``nan`` (a draw rate near 1).
 
     A published cutechess-cli run (``-sprt elo0=0 elo1=10``, 187 wins, 123 losses, 255 draws)
     printed ``SPRT: llr 2.97``:
 
     >>> round(llr_bayes_elo(Trinomial(wins=187, draws=255, losses=123), 0, 10), 2)
     2.97
+
+    Where cutechess-cli's 1 − P(win) − P(loss) is below 0 in floating point (its LLR ``nan``,
+    its SPRT never deciding), the model's value:
+
+    >>> round(llr_bayes_elo(Trinomial(wins=1, draws=1009, losses=1), 10, 30), 2)
+    -29418.52
     """
     wins, draws, losses = result.wins, result.draws, result.losses
     if wins <= 0 or draws <= 0 or losses <= 0:
@@ -413,9 +434,9 @@ def llr_bayes_elo(result: Trinomial, elo0: float, elo1: float) -> float:
     draw_elo = 200 * math.log10((1 - p_loss) / p_loss * (1 - p_win) / p_win)
     x = 10 ** (-draw_elo / 400)
     scale = 4 * x / (1 + x) ** 2
-    w0, d0, l0 = _bayes_probabilities(elo0 / scale, draw_elo)
-    w1, d1, l1 = _bayes_probabilities(elo1 / scale, draw_elo)
-    return wins * math.log(w1 / w0) + draws * math.log(d1 / d0) + losses * math.log(l1 / l0)
+    w0, d0, l0 = _bayes_log_probabilities(elo0 / scale, draw_elo)
+    w1, d1, l1 = _bayes_log_probabilities(elo1 / scale, draw_elo)
+    return wins * (w1 - w0) + draws * (d1 - d0) + losses * (l1 - l0)
 
 
 @dataclass(frozen=True)
