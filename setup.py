@@ -8,27 +8,48 @@ optional in every way:
 * ``XQADJ_PURE=1`` at install time builds a pure-Python package (the browser's wheel does);
 * a machine without a C compiler, or a mypyc that fails, installs the pure package (pip -v shows
   why; ``xqadj --version`` then says ``(source)``): each extension is ``optional``;
-* at run time :mod:`xqadj._native` falls back to the sources when a compiled module is older than
-  its source (an edited checkout), so an edit is never silently ignored.
+* at run time :mod:`xqadj._native` falls back to the sources when a compiled module was built
+  from another source than the one beside it (an edited checkout: the build records each
+  source's digest), so an edit is never silently ignored.
 """
 
 from __future__ import annotations
 
 import ast
+import hashlib
+import json
 import os
 from pathlib import Path
 
 from setuptools import setup
 
 
-def compiled_sources() -> list[str]:
-    """The source files of ``xqadj._native.COMPILED`` (read, not imported: one list)."""
+def native_constant(name: str) -> object:
+    """A constant of ``xqadj/_native.py`` (read, not imported: one definition)."""
     tree = ast.parse(Path("xqadj/_native.py").read_text(encoding="utf-8"))
     for node in tree.body:
-        if isinstance(node, ast.Assign) and getattr(node.targets[0], "id", "") == "COMPILED":
-            names = ast.literal_eval(node.value)
-            return ["/".join(name.split(".")) + ".py" for name in names]
-    raise SystemExit("setup.py: no COMPILED in xqadj/_native.py")
+        target = node.target if isinstance(node, ast.AnnAssign) else None
+        if isinstance(node, ast.Assign):
+            target = node.targets[0]
+        if isinstance(target, ast.Name) and target.id == name and node.value is not None:
+            return ast.literal_eval(node.value)
+    raise SystemExit(f"setup.py: no {name} in xqadj/_native.py")
+
+
+def compiled_sources() -> list[str]:
+    """The source files of ``xqadj._native.COMPILED``, after recording their digests in
+    ``xqadj/_native_sources.json`` (``xqadj._native.DIGESTS_FILE``), which tells at run time
+    whether the extensions were built from the sources beside them."""
+    names = native_constant("COMPILED")
+    assert isinstance(names, tuple)
+    sources = {name: "/".join(name.split(".")) + ".py" for name in names}
+    digests = {
+        name: hashlib.sha256(Path(path).read_bytes()).hexdigest() for name, path in sources.items()
+    }
+    Path("xqadj", str(native_constant("DIGESTS_FILE"))).write_text(
+        json.dumps(digests, indent=1) + "\n", encoding="utf-8"
+    )
+    return list(sources.values())
 
 
 def extensions() -> list[object]:

@@ -7,6 +7,7 @@ from __future__ import annotations
 import ast
 import csv
 import doctest
+import hashlib
 import importlib
 import importlib.machinery
 import importlib.util
@@ -96,18 +97,31 @@ def test_compiled_and_source_rule_every_cxa_case_alike() -> None:
     assert compiled["rows"] == source["rows"]
 
 
-def _fake_build(tmp_path: Path, extension_age: float) -> Path:
-    """A copy of the package whose compiled modules have stand-in extension files, their
-    modification time ``extension_age`` seconds from their sources' (negative: older)."""
-    shutil.copytree(ROOT / "xqadj", tmp_path / "xqadj", ignore=shutil.ignore_patterns("*.so"))
+def _fake_build(tmp_path: Path, extension_age: float = 0.0) -> Path:
+    """A copy of the package whose compiled modules have stand-in extension files (their
+    modification time ``extension_age`` seconds from their sources') and the digests a build
+    of these sources records."""
+    shutil.copytree(
+        ROOT / "xqadj",
+        tmp_path / "xqadj",
+        ignore=shutil.ignore_patterns("*.so", _native.DIGESTS_FILE),
+    )
     suffix = importlib.machinery.EXTENSION_SUFFIXES[0]
+    digests = {}
     for name in _native.COMPILED:
         source = tmp_path.joinpath(*name.split(".")).with_suffix(".py")
+        digests[name] = hashlib.sha256(source.read_bytes()).hexdigest()
         extension = source.with_name(source.stem + suffix)
         extension.write_bytes(b"not a real extension: importing it would fail")
         stamp = source.stat().st_mtime + extension_age
         os.utime(extension, (stamp, stamp))
+    (tmp_path / "xqadj" / _native.DIGESTS_FILE).write_text(json.dumps(digests), encoding="utf-8")
     return tmp_path
+
+
+def _edit(folder: Path, name: str) -> None:
+    source = folder.joinpath(*name.split(".")).with_suffix(".py")
+    source.write_text(source.read_text(encoding="utf-8") + "# edited\n", encoding="utf-8")
 
 
 def _import_board(folder: Path, **env: str) -> subprocess.CompletedProcess[str]:
@@ -122,32 +136,57 @@ def _import_board(folder: Path, **env: str) -> subprocess.CompletedProcess[str]:
     )
 
 
-def test_an_extension_older_than_its_source_is_not_run(tmp_path: Path) -> None:
+def test_an_extension_built_from_another_source_is_not_run(tmp_path: Path) -> None:
     """An edited checkout runs its sources and says so once on stderr, naming the file."""
-    folder = _fake_build(tmp_path, extension_age=-60)
+    folder = _fake_build(tmp_path)
+    _edit(folder, "xqadj.board")
     result = _import_board(folder)
     assert result.returncode == 0, result.stderr
     form, file = result.stdout.split()
     assert (form, Path(file)) == ("source", folder / "xqadj" / "board.py")
     assert result.stderr.count("\n") == 1
-    assert "older than their sources (xqadj/board.py, " in result.stderr
+    assert "built from other sources (xqadj/board.py); " in result.stderr
     assert "pip install -e ." in result.stderr
 
 
 def test_one_stale_extension_sends_every_module_to_its_source(tmp_path: Path) -> None:
     """The extensions call each other directly: a mix would hold two Board types."""
-    folder = _fake_build(tmp_path, extension_age=60)
-    labels = folder / "xqadj" / "rules" / "cxa" / "labels.py"
-    later = time.time() + 120
-    os.utime(labels, (later, later))
+    folder = _fake_build(tmp_path)
+    _edit(folder, "xqadj.rules.cxa.labels")
     result = _import_board(folder)
     assert result.returncode == 0, result.stderr
     assert result.stdout.split()[0] == "source"
     assert "(xqadj/rules/cxa/labels.py)" in result.stderr
 
 
+def test_extensions_without_the_build_digests_are_not_run(tmp_path: Path) -> None:
+    folder = _fake_build(tmp_path)
+    (folder / "xqadj" / _native.DIGESTS_FILE).unlink()
+    result = _import_board(folder)
+    assert result.stdout.split()[0] == "source"
+    assert "(xqadj/board.py, xqadj/rules/cxa/search.py, xqadj/rules/cxa/labels.py)" in (
+        result.stderr
+    )
+
+
+def test_the_files_times_do_not_decide(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """An install writes the sources after the extensions (pip extracts the wheel in its own
+    order): extensions older than their sources but built from them are not stale; and an edit
+    that leaves the extension newer still is."""
+    folder = _fake_build(tmp_path, extension_age=-60)
+    monkeypatch.setattr(_native, "_PACKAGE", folder / "xqadj")
+    assert _native.stale_modules() == []
+    _edit(folder, "xqadj.rules.cxa.search")
+    for name in _native.COMPILED:
+        extension = _native.extension_path(name)
+        assert extension is not None
+        later = time.time() + 120
+        os.utime(extension, (later, later))
+    assert _native.stale_modules() == ["xqadj.rules.cxa.search"]
+
+
 def test_xqadj_pure_chooses_the_sources_quietly(tmp_path: Path) -> None:
-    folder = _fake_build(tmp_path, extension_age=60)
+    folder = _fake_build(tmp_path)
     result = _import_board(folder, XQADJ_PURE="1")
     assert result.returncode == 0, result.stderr
     assert result.stdout.split()[0] == "source"
@@ -155,8 +194,8 @@ def test_xqadj_pure_chooses_the_sources_quietly(tmp_path: Path) -> None:
 
 
 def test_compiled_modules_import_only_each_other() -> None:
-    """The stale check compares each extension with its own source only: that is exact while a
-    compiled module imports no other xqadj module (mypyc bakes the types it imports in)."""
+    """The stale check compares each extension with its own source only: that is enough while
+    a compiled module imports no other xqadj module (mypyc bakes the types it imports in)."""
     for name in _native.COMPILED:
         tree = ast.parse(_native.source_path(name).read_text(encoding="utf-8"))
         imported = {

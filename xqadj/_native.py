@@ -9,8 +9,11 @@ only when it can be trusted to be the source's:
 
 * every module of :data:`COMPILED` has one (they are built as one group and call each other
   directly, so a mix of compiled and source modules would hold two different ``Board`` types);
-* none is older than its source: a checkout edited or updated after the build runs the sources,
-  with one line on stderr saying so and how to rebuild, rather than silently running old code;
+* each was built from the source beside it: the build records a digest of every source it
+  compiled (:data:`DIGESTS_FILE`), and a checkout edited or updated after the build runs the
+  sources, with one line on stderr saying so and how to rebuild, rather than silently running
+  old code (a digest, not the files' times: an install writes the ``.py`` files after the
+  extensions, and an edit can come within the same second as a build);
 * ``XQADJ_PURE`` is not set in the environment (a non-empty value asks for the sources: to
   compare the two, or to read the docstrings with ``help()``, which mypyc does not keep).
 
@@ -26,8 +29,10 @@ True
 
 from __future__ import annotations
 
+import hashlib
 import importlib.machinery
 import importlib.util
+import json
 import os
 import sys
 from collections.abc import Sequence
@@ -42,6 +47,10 @@ COMPILED = (
     "xqadj.rules.cxa.search",
     "xqadj.rules.cxa.labels",
 )
+
+#: The file, beside this module, where ``setup.py`` records the digest of each source it
+#: compiled (``{"xqadj.board": "<sha256>", …}``).
+DIGESTS_FILE = "_native_sources.json"
 
 _PACKAGE = Path(__file__).resolve().parent
 _chosen = "source"
@@ -62,16 +71,27 @@ def extension_path(name: str) -> Path | None:
     return None
 
 
+def source_digest(name: str) -> str:
+    """The SHA-256 of the module's source, as ``setup.py`` records it."""
+    return hashlib.sha256(source_path(name).read_bytes()).hexdigest()
+
+
 def stale_modules() -> list[str]:
-    """The modules whose extension is missing or older than their source, when at least one
-    extension exists (an empty list when there is none at all: a pure install)."""
+    """The modules whose extension is missing or was not built from the source beside it, when
+    at least one extension exists (an empty list when there is none at all: a pure install)."""
     extensions = {name: extension_path(name) for name in COMPILED}
     if not any(extensions.values()):
         return []
+    try:
+        built = json.loads((_PACKAGE / DIGESTS_FILE).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        built = {}
+    if not isinstance(built, dict):
+        built = {}
     return [
         name
         for name, extension in extensions.items()
-        if extension is None or extension.stat().st_mtime < source_path(name).stat().st_mtime
+        if extension is None or built.get(name) != source_digest(name)
     ]
 
 
@@ -100,8 +120,8 @@ def install() -> str:
     if stale:
         files = ", ".join(str(source_path(name).relative_to(_PACKAGE.parent)) for name in stale)
         sys.stderr.write(
-            f"xqadj: the compiled modules are older than their sources ({files}); running the "
-            "sources, about half as fast. Rebuild: pip install -e . (in the checkout)\n"
+            f"xqadj: the compiled modules are missing or were built from other sources ({files}); "
+            "running the sources, about half as fast. Rebuild: pip install -e . (in the checkout)\n"
         )
     if stale or os.environ.get("XQADJ_PURE"):
         sys.meta_path.insert(0, _SourceFinder())
