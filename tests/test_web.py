@@ -22,6 +22,7 @@ missing and the tests run as root), and a missing one fails under CI=true
 from __future__ import annotations
 
 import csv
+import fcntl
 import hashlib
 import json
 import os
@@ -56,9 +57,26 @@ def _run(command: list[str], **kwargs: Any) -> subprocess.CompletedProcess[str]:
     return subprocess.run(command, cwd=ROOT, capture_output=True, text=True, **kwargs)
 
 
+#: Held while web/dist is built: the test processes of a parallel run (pytest-xdist) share the
+#: folder, and two builds at once delete each other's files.
+BUILD_LOCK = ROOT / "web" / ".build.lock"
+#: In web/dist: the parallel run (xdist's ``testrun_uid``) that built it, so that the other
+#: processes of the same run use that build instead of building again.
+BUILT_BY = DIST / ".built-by"
+
+
 @pytest.fixture(scope="session")
-def dist() -> Path:
-    """web/dist, built as the README says (the wheel with this interpreter's pip)."""
+def dist(testrun_uid: str) -> Path:
+    """web/dist, built as the README says (the wheel with this interpreter's pip), once a run."""
+    with BUILD_LOCK.open("a") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file is closed
+        if not (BUILT_BY.is_file() and BUILT_BY.read_text() == testrun_uid):
+            _build()
+            BUILT_BY.write_text(testrun_uid)
+    return DIST
+
+
+def _build() -> None:
     missing = [tool for tool in ("node", "npm") if shutil.which(tool) is None]
     if missing:
         report = apt_install("nodejs", "npm")
@@ -71,7 +89,6 @@ def dist() -> Path:
         skip_or_fail(f"npm ci failed (the npm registry is needed): {installed.stderr[-800:]}")
     built = _run(["npm", "--prefix", "web", "run", "build"], env=env)
     assert built.returncode == 0, built.stderr[-2000:]
-    return DIST
 
 
 def test_the_build_holds_everything_the_page_loads(dist: Path) -> None:
