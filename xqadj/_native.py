@@ -4,7 +4,7 @@ Layer: loader (imported by ``xqadj/__init__.py`` before anything else; the stand
 
 The modules in :data:`COMPILED` are plain typed Python.  An install compiles them with mypyc
 (``setup.py``), which puts a C extension beside each source; Python then imports the extension
-instead of the ``.py`` file, and a CXA ruling takes about half the time.  The extension is used
+instead of the ``.py`` file, and a CXA ruling takes less than half the time.  The extension is used
 only when it can be trusted to be the source's:
 
 * every module of :data:`COMPILED` has one (they are built as one group and call each other
@@ -121,7 +121,8 @@ def install() -> str:
         files = ", ".join(str(source_path(name).relative_to(_PACKAGE.parent)) for name in stale)
         sys.stderr.write(
             f"xqadj: the compiled modules are missing or were built from other sources ({files}); "
-            "running the sources, about half as fast. Rebuild: pip install -e . (in the checkout)\n"
+            "running the sources, two to three times slower. Rebuild: pip install -e . (in the "
+            "checkout)\n"
         )
     if stale or os.environ.get("XQADJ_PURE"):
         sys.meta_path.insert(0, _SourceFinder())
