@@ -2,7 +2,7 @@
 
 Everything else is in pyproject.toml.  The modules of ``xqadj._native.COMPILED`` are plain,
 typed Python; mypyc turns each into a C extension beside its source, which Python then imports
-instead of the ``.py`` file (about twice as fast to rule a CXA cycle).  The compiled form is
+instead of the ``.py`` file (two to three times as fast to rule a CXA cycle).  The compiled form is
 optional in every way:
 
 * ``XQADJ_PURE=1`` at install time builds a pure-Python package (the browser's wheel does);
