@@ -311,10 +311,15 @@ def test_a_crash_behind_a_child_holding_the_output_is_a_crash(kind: str) -> None
         assert not engine.alive
 
 
-def test_a_bad_output_setting_is_one_clear_error(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_bad_output_setting_is_one_clear_error(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """Said once, and before anything is written: no engine log is left behind."""
     monkeypatch.setenv(OUTPUT_ENV, "carrier-pigeon")
-    with pytest.raises(EngineError, match=f"{OUTPUT_ENV} must be socket or pipe"):
-        Engine(fake())
+    with pytest.raises(EngineError) as raised:
+        Engine(fake(), log_dir=tmp_path / "logs")
+    assert str(raised.value) == f"{OUTPUT_ENV} must be socket or pipe, got 'carrier-pigeon'"
+    assert not (tmp_path / "logs").exists() or not any((tmp_path / "logs").iterdir())
 
 
 def test_a_match_on_pipes_plays_on_a_clock(tmp_path: Path) -> None:

@@ -284,6 +284,10 @@ class Engine:
         self.notation = "iccs" if spec.notation == "auto" else spec.notation
         #: How the notation was settled when the spec said ``auto`` ("" otherwise).
         self.notation_source = ""
+        try:
+            self._output = EngineOutput.create()
+        except (ValueError, OSError) as error:  # a bad XQADJ_ENGINE_OUTPUT: before any file
+            raise EngineError("crash", str(error)) from None
         self.log = EngineLog(log_dir, spec.name) if log_dir is not None else None
         self.recent_info: collections.deque[str] = collections.deque(maxlen=KEPT_INFO_LINES)
         self.stderr_tail: collections.deque[str] = collections.deque(maxlen=KEPT_STDERR_LINES)
@@ -306,12 +310,6 @@ class Engine:
         #: The end of the output was read (or the process exited and all it wrote was read).
         self._eof = False
         self._killed = False
-        try:
-            self._output = EngineOutput.create()
-        except (ValueError, OSError) as error:  # a bad XQADJ_ENGINE_OUTPUT, no file left
-            if self.log is not None:
-                self.log.close()
-            raise EngineError("crash", f"cannot start {spec.name}: {error}") from None
         try:
             self._process = subprocess.Popen(
                 spec.command,
