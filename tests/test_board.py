@@ -7,7 +7,9 @@ lists, check, checkmate and stalemate are cross-checked against it.  pyffish wri
 
 from __future__ import annotations
 
+import copy
 import re
+from collections.abc import Callable
 
 import pyffish
 import pytest
@@ -660,6 +662,21 @@ def test_pop_restores_counts_exactly() -> None:
         board.pop()
         assert snapshot(board) == expected
     assert board.ply == 0
+
+
+@pytest.mark.parametrize("make", [copy.copy, copy.deepcopy], ids=["copy", "deepcopy"])
+def test_the_copy_module_makes_independent_boards(make: Callable[[Board], Board]) -> None:
+    """Before: ``copy.copy`` shared the squares and the move stack, so popping the copy moved
+    the original (python-chess's ``Board.__copy__`` is its ``copy()`` too)."""
+    board = Board()
+    for text in ["h2e2", "h9g7", "h0g2"]:
+        board.push_iccs(text)
+    before = snapshot(board)
+    other = make(board)
+    other.pop()
+    other.push_iccs("b0c2")
+    assert snapshot(board) == before
+    assert board.move_stack[-1] == Move.from_iccs("h0g2")
 
 
 def test_copy_is_independent() -> None:

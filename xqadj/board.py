@@ -553,6 +553,11 @@ class Board:
         board._checked = self._checked
         return board
 
+    def __copy__(self) -> Board:
+        """``copy.copy(board)`` is :meth:`copy`: a shallow copy would share the squares and the
+        move stack, so that pushing on one board moved the other."""
+        return self.copy()
+
     def _compute_hash(self) -> int:
         h = ZOBRIST_BLACK_TO_MOVE if self.turn == BLACK else 0
         for sq, code in enumerate(self.squares):
