@@ -61,6 +61,7 @@ import subprocess
 import sys
 import time
 import uuid
+import warnings
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -81,6 +82,8 @@ TOOLS = {
 }
 MARKER = "XQADJ_XBOARD_TEST"  # set in XBoard's environment: every process it starts inherits it
 MATCH_TIMEOUT = 60  # seconds; a game takes a few seconds
+#: What XBoard's debug shows when UCI2WB reads an empty command (see the Fairy-Stockfish game).
+UCI2WB_EMPTY_COMMAND = "Error (unknown command): \n"
 RULING = re.compile(r"^\d+ <(first |second): \d+ 0 0 0 xqadj (ruling .*)$", re.M)
 
 # AXF/WXF diagram 22 (art. 15): Red's cannon chases Black's rook, 8 plies to the third occurrence.
@@ -436,19 +439,33 @@ def test_xboard_fairy_stockfish_game_through_the_proxies(
     ``-firstOptions "Protocol=ucci"`` matters: Fairy-Stockfish announces a ``Protocol`` combo
     option, which XBoard sets back to its first value, ``uci``, when it restarts the engine, and
     Fairy-Stockfish then answers in ranks 1-10 (``b4b3``), which XBoard forfeits as illegal."""
-    red = proxied(tmp_path, "red", fairy_stockfish)
-    black = proxied(tmp_path, "black", fairy_stockfish)
-    match = play(
-        tmp_path,
-        xvfb,
-        tools,
-        f"{D22_FEN} w",
-        red,
-        black,
-        "-ponder",  # overrides play()'s -xponder: pondering on, as XBoard plays by default
-        "-firstOptions", "Protocol=ucci", "-secondOptions", "Protocol=ucci",
-        "-depth", "3", "-adjudicateDrawMoves", "25",
-    )  # fmt: skip
+    for attempt in (1, 2):
+        folder = tmp_path / f"attempt-{attempt}"
+        folder.mkdir()
+        red = proxied(folder, "red", fairy_stockfish)
+        black = proxied(folder, "black", fairy_stockfish)
+        try:
+            match = play(
+                folder,
+                xvfb,
+                tools,
+                f"{D22_FEN} w",
+                red,
+                black,
+                "-ponder",  # overrides play()'s -xponder: pondering on, as XBoard plays by default
+                "-firstOptions", "Protocol=ucci", "-secondOptions", "Protocol=ucci",
+                "-depth", "3", "-adjudicateDrawMoves", "25",
+            )  # fmt: skip
+            break
+        except pytest.fail.Exception as failure:
+            # UCI2WB's own race on a ponder miss under load (seen twice in about a dozen runs):
+            # it reads an empty command from XBoard ("Error (unknown command): " with nothing
+            # after it) instead of the usermove, ponders on the move that was not played and
+            # never moves.  The proxies' traffic up to there is right; anything else fails.
+            if attempt == 2 or UCI2WB_EMPTY_COMMAND not in str(failure):
+                raise
+            message = f"UCI2WB lost a usermove on a ponder miss; played again: {failure}"
+            warnings.warn(message, stacklevel=1)
     assert "Illegal move" not in match.output, match.output
     assert "Forfeit" not in match.pgn, match.pgn
     assert re.search(r'^\[Result "(1-0|0-1|1/2-1/2)"\]$', match.pgn, re.M), match.debug[-3000:]
