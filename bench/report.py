@@ -23,11 +23,8 @@ target is asserted; the issue asks for "a few MB" (the full page was 15 MB).
 from __future__ import annotations
 
 import argparse
-import os
 import re
 import shutil
-import signal
-import subprocess
 import sys
 import tempfile
 import time
@@ -37,7 +34,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))  # the repo, for `import xqadj`
 sys.path.insert(0, str(ROOT / "tests"))  # Chromium's flags, as the tests run it
 
-from cdp import FLAGS  # noqa: E402
+from cdp import run_browser  # noqa: E402
 
 from xqadj.integrations import replay, report  # noqa: E402
 
@@ -60,24 +57,8 @@ def load_time(browser: str, page: Path) -> tuple[float, float]:
     probe.write_text(
         page.read_text(encoding="utf-8").replace("</body>", PROBE + "</body>"), encoding="utf-8"
     )
-    profile = tempfile.mkdtemp(prefix="xqadj-bench-")
     started = time.perf_counter()
-    process = subprocess.Popen(
-        [browser, *FLAGS, WINDOW, f"--user-data-dir={profile}", "--dump-dom", probe.as_uri()],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.DEVNULL,
-        text=True,
-        start_new_session=True,
-    )
-    try:
-        out, _ = process.communicate(timeout=300)
-    finally:
-        try:
-            os.killpg(process.pid, signal.SIGKILL)
-        except ProcessLookupError:
-            pass
-        process.wait()
-        shutil.rmtree(profile, ignore_errors=True)
+    out = run_browser(browser, probe, WINDOW, "--dump-dom", timeout=300)
     whole = time.perf_counter() - started
     found = re.search(r'<pre id="t">([\d.]+)</pre>', out)
     if not found:
@@ -100,9 +81,7 @@ def main() -> None:
     print(f"{'page':8} {'size':>9} {'render':>9} {'layout (best)':>14} {'chromium run':>13}")
     for name, drawing in (("shared", report.Drawing()), ("full", report.Drawing(shared=False))):
         started = time.perf_counter()
-        page = report.render(
-            "xqadj replay: rulings", [summary.text(0.0)], cards, drawing=drawing
-        )
+        page = report.render("xqadj replay: rulings", [summary.text(0.0)], cards, drawing=drawing)
         rendered = time.perf_counter() - started
         path = folder / f"{name}.html"
         report.write(path, page)

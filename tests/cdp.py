@@ -1,7 +1,8 @@
 """Headless Chromium driven over the DevTools protocol on a pipe (``--remote-debugging-pipe``),
 with the standard library alone: for the tests and the benchmark of the web build.  Its
-:data:`FLAGS` are Chromium's flags wherever the tests and benchmarks run it (``bench/report.py``
-and ``tests/test_report_browser.py`` too, without the pipe).
+:data:`FLAGS` are Chromium's flags wherever the tests and benchmarks run it, and
+:func:`run_browser` runs it once on a page without the pipe (``--dump-dom``, ``--screenshot``:
+``tests/test_report_browser.py``, ``bench/report.py``).
 
 Chromium reads commands from its file descriptor 3 and writes answers and events to 4, each a
 JSON object ended by a NUL byte.  :class:`Browser` starts it with a fresh profile, opens one page
@@ -40,6 +41,38 @@ FLAGS = [
     "--disable-sync",
     "--hide-scrollbars",
 ]
+
+
+def run_browser(
+    browser: str,
+    page: Path,
+    *options: str,
+    env: dict[str, str] | None = None,
+    timeout: float = 240.0,
+) -> str:
+    """Run headless Chromium on ``page`` with a fresh profile; returns its stdout.  The whole
+    process group is ended afterwards, so no renderer or helper process is left behind."""
+    profile = tempfile.mkdtemp(prefix="xqadj-chromium-")
+    process = subprocess.Popen(
+        [browser, *FLAGS, f"--user-data-dir={profile}", *options, page.as_uri()],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+        start_new_session=True,
+        env=env,
+    )
+    try:
+        out, _ = process.communicate(timeout=timeout)
+    finally:
+        try:
+            os.killpg(process.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+        process.wait()
+        shutil.rmtree(profile, ignore_errors=True)
+    if process.returncode != 0:
+        raise RuntimeError(f"chromium exited {process.returncode}")
+    return out
 
 
 class Browser:

@@ -25,16 +25,14 @@ import json
 import os
 import re
 import shutil
-import signal
 import struct
 import subprocess
-import tempfile
 import zlib
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from cdp import FLAGS
+from cdp import run_browser
 from support import apt_install, skip_or_fail
 
 from xqadj import svg
@@ -77,31 +75,6 @@ def chromium() -> str:
             skip_or_fail(f"a CJK font is needed and missing ({outcome})")
     assert browser is not None
     return browser
-
-
-def run_browser(browser: str, page: Path, *options: str, env: dict[str, str] | None = None) -> str:
-    """Run headless Chromium on ``page`` with a fresh profile; returns its stdout.  The whole
-    process group is ended afterwards, so no renderer or helper process is left behind."""
-    profile = tempfile.mkdtemp(prefix="xqadj-chromium-")
-    process = subprocess.Popen(
-        [browser, *FLAGS, f"--user-data-dir={profile}", *options, page.as_uri()],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.DEVNULL,
-        text=True,
-        start_new_session=True,
-        env=env,
-    )
-    try:
-        out, _ = process.communicate(timeout=240)
-    finally:
-        try:
-            os.killpg(process.pid, signal.SIGKILL)
-        except ProcessLookupError:
-            pass
-        process.wait()
-        shutil.rmtree(profile, ignore_errors=True)
-    assert process.returncode == 0, f"chromium exited {process.returncode}"
-    return out
 
 
 # -- PNG ---------------------------------------------------------------------------------------
