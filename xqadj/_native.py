@@ -76,10 +76,12 @@ def source_digest(name: str) -> str:
     return hashlib.sha256(source_path(name).read_bytes()).hexdigest()
 
 
-def stale_modules() -> list[str]:
+def stale_modules(extensions: dict[str, Path | None] | None = None) -> list[str]:
     """The modules whose extension is missing or was not built from the source beside it, when
-    at least one extension exists (an empty list when there is none at all: a pure install)."""
-    extensions = {name: extension_path(name) for name in COMPILED}
+    at least one extension exists (an empty list when there is none at all: a pure install).
+    ``extensions``: each module's :func:`extension_path`, when the caller has them."""
+    if extensions is None:
+        extensions = {name: extension_path(name) for name in COMPILED}
     if not any(extensions.values()):
         return []
     try:
@@ -112,11 +114,11 @@ def install() -> str:
     global _chosen
     if any(isinstance(finder, _SourceFinder) for finder in sys.meta_path):
         return _chosen
-    extensions_present = any(extension_path(name) for name in COMPILED)
-    if not extensions_present:
+    extensions = {name: extension_path(name) for name in COMPILED}
+    if not any(extensions.values()):
         _chosen = "source"
         return _chosen
-    stale = stale_modules()
+    stale = stale_modules(extensions)
     if stale:
         files = ", ".join(str(source_path(name).relative_to(_PACKAGE.parent)) for name in stale)
         sys.stderr.write(
